@@ -1,0 +1,242 @@
+#!/bin/bash
+# A real multi-node Slurm 22.05 cluster on one Debian 12 machine, for HAM's tests and demo.
+#
+#   cluster.sh install            apt-get install Slurm, munge, slurmdbd, MariaDB (idempotent)
+#   cluster.sh up [options]       (re)start the cluster; writes $HAM_CLUSTER_DIR/env.sh
+#       -n, --nodes N             number of compute nodes (default 3)
+#       --no-netns                fallback: every slurmd on the host (slurmd -N nodeX, own port)
+#       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
+#   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
+#   cluster.sh status             show daemons and sinfo
+#
+# Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
+# its own address on a private bridge (10.200.0.1N) and an /etc/hosts naming every node. All
+# state lives under $HAM_CLUSTER_DIR (default /var/tmp/ham-cluster); no systemd, no /etc/slurm.
+set -euo pipefail
+
+DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
+HERE=$(cd "$(dirname "$0")" && pwd)
+BRIDGE=hambr0
+SUBNET=10.200.0
+NETNS_PREFIX=ham-node
+CLUSTER=ham
+CTL_PORT=16817
+SLURMD_PORT=16818
+DBD_PORT=16819
+DB_PORT=16806
+CPUS=2
+REAL_MEMORY=3072
+
+log() { echo "cluster.sh: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+need_root() { [ "$(id -u)" = 0 ] || die "run as root (it installs packages and creates network namespaces)"; }
+
+cmd_install() {
+    need_root
+    local pkgs="slurmctld slurmd slurm-client libslurm-dev munge slurmdbd mariadb-server iproute2 procps util-linux"
+    local missing=""
+    for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+    if [ -n "$missing" ]; then
+        log "installing$missing"
+        apt-get update -qq
+        # policy-rc.d keeps the packages from starting system-wide daemons we do not use.
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+        rm -f /usr/sbin/policy-rc.d
+    fi
+}
+
+# --- teardown -----------------------------------------------------------------------------
+kill_pidfile() {  # kill_pidfile FILE: TERM, wait up to 5 s, then KILL the process named in FILE
+    local f=$1 pid
+    [ -f "$f" ] || return 0
+    pid=$(cat "$f" 2>/dev/null || true)
+    rm -f "$f"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+cmd_down() {
+    need_root
+    [ -d "$DIR/run" ] || { log "nothing to stop in $DIR"; return 0; }
+    local f
+    # Jobs' processes first (they are children of slurmstepd, tracked by the slurmd pid files).
+    for f in "$DIR"/run/slurmd-*.pid; do [ -e "$f" ] && kill_pidfile "$f"; done
+    # slurmstepd processes outlive slurmd: kill those whose spool dir is ours.
+    local pid
+    for pid in $(pgrep -x slurmstepd || true); do
+        if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "$DIR" ||
+           grep -qz "SLURM_CONF=$DIR" "/proc/$pid/environ" 2>/dev/null; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
+    kill_pidfile "$DIR/run/slurmctld.pid"
+    kill_pidfile "$DIR/run/slurmdbd.pid"
+    kill_pidfile "$DIR/run/mariadbd.pid"
+    kill_pidfile "$DIR/run/munged.pid"
+    for f in "$DIR"/run/netns-*; do
+        [ -e "$f" ] || continue
+        ip netns del "$(basename "$f" | sed 's/^netns-//')" 2>/dev/null || true
+        rm -f "$f"
+    done
+    if [ -e "$DIR/run/bridge" ]; then
+        ip link del "$BRIDGE" 2>/dev/null || true
+        rm -f "$DIR/run/bridge"
+    fi
+    log "stopped"
+}
+
+# --- start-up -----------------------------------------------------------------------------
+wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
+    local secs=$1 what=$2; shift 2
+    local i
+    for i in $(seq $((secs * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    die "timed out after ${secs}s waiting for $what (logs in $DIR/log)"
+}
+
+start_munge() {
+    mkdir -p "$DIR/munge" "$DIR/run"
+    chmod 700 "$DIR/munge"; chmod 755 "$DIR/run"
+    [ -f "$DIR/munge/munge.key" ] || mungekey -c -k "$DIR/munge/munge.key"
+    chmod 600 "$DIR/munge/munge.key"
+    munged --force --key-file="$DIR/munge/munge.key" --socket="$DIR/run/munge.socket" \
+        --pid-file="$DIR/run/munged.pid" --log-file="$DIR/log/munged.log" \
+        --seed-file="$DIR/munge/munge.seed"
+    wait_for 10 munged test -S "$DIR/run/munge.socket"
+}
+
+start_mariadb() {
+    local data="$DIR/mysql"
+    if [ ! -d "$data/mysql" ]; then
+        mariadb-install-db --no-defaults --datadir="$data" --user=root >"$DIR/log/mariadb-install.log" 2>&1
+    fi
+    mariadbd --no-defaults --datadir="$data" --user=root --port=$DB_PORT --bind-address=127.0.0.1 \
+        --socket="$DIR/run/mysql.sock" --pid-file="$DIR/run/mariadbd.pid" --skip-name-resolve \
+        --innodb-buffer-pool-size=64M --log-error="$DIR/log/mariadbd.log" &
+    wait_for 30 mariadbd mariadb --no-defaults --socket="$DIR/run/mysql.sock" -e "select 1"
+    mariadb --no-defaults --socket="$DIR/run/mysql.sock" <<SQL
+CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
+ALTER USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
+GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
+SQL
+}
+
+setup_network() {  # setup_network NODES: bridge + one namespace per node
+    local n=$1 i ns
+    ip link add "$BRIDGE" type bridge
+    touch "$DIR/run/bridge"
+    ip addr add "$SUBNET.1/24" dev "$BRIDGE"
+    ip link set "$BRIDGE" up
+    for i in $(seq "$n"); do
+        ns="$NETNS_PREFIX$i"
+        ip netns add "$ns"
+        touch "$DIR/run/netns-$ns"
+        ip link add "veth-ham$i" type veth peer name eth0 netns "$ns"
+        ip link set "veth-ham$i" master "$BRIDGE" up
+        ip -n "$ns" addr add "$SUBNET.$((10 + i))/24" dev eth0
+        ip -n "$ns" link set eth0 up
+        ip -n "$ns" link set lo up
+    done
+}
+
+node_lines() {  # node_lines NODES NETNS(0|1)
+    local n=$1 netns=$2 i
+    for i in $(seq "$n"); do
+        if [ "$netns" = 1 ]; then
+            echo "NodeName=node$i NodeHostname=node$i NodeAddr=$SUBNET.$((10 + i)) CPUs=$CPUS RealMemory=$REAL_MEMORY State=UNKNOWN"
+        else
+            echo "NodeName=node$i NodeHostname=$(hostname -s) NodeAddr=127.0.0.1 Port=$((17000 + i)) CPUs=$CPUS RealMemory=$REAL_MEMORY State=UNKNOWN"
+        fi
+    done
+}
+
+start_slurmd() {  # start_slurmd I NETNS(0|1)
+    local i=$1 netns=$2 conf="$DIR/etc/slurm.conf"
+    mkdir -p "$DIR/spool/d/node$i"
+    if [ "$netns" = 1 ]; then
+        # Own net, UTS and mount namespace: hostname nodeI and an /etc/hosts naming every node,
+        # so Java's InetAddress.getLocalHost() and Hadoop's host lookups work on every node.
+        ip netns exec "$NETNS_PREFIX$i" unshare --uts --mount --propagation private sh -c \
+            "mount --bind '$DIR/etc/hosts' /etc/hosts && hostname node$i && exec slurmd -f '$conf' -N node$i"
+    else
+        slurmd -f "$conf" -N "node$i"
+    fi
+}
+
+cmd_up() {
+    need_root
+    local nodes=3 netns=1 plugstack=""
+    while [ $# -gt 0 ]; do
+        case $1 in
+            -n|--nodes) nodes=$2; shift 2 ;;
+            --no-netns) netns=0; shift ;;
+            --plugstack) plugstack=$(readlink -f "$2"); shift 2 ;;
+            *) die "unknown option $1 (see the header of $0)" ;;
+        esac
+    done
+    [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || die "--nodes wants a number from 1 to 99, got '$nodes'"
+    cmd_install
+    cmd_down 2>/dev/null || true
+    rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
+    mkdir -p "$DIR/log" "$DIR/etc" "$DIR/spool/ctld" "$DIR/run"
+
+    local ctl_addr=127.0.0.1
+    if [ "$netns" = 1 ]; then
+        setup_network "$nodes" || die "could not create network namespaces; try: $0 up --no-netns"
+        ctl_addr="$SUBNET.1"
+    fi
+    {
+        echo "127.0.0.1 localhost"
+        echo "$ctl_addr $(hostname -s)"
+        [ "$netns" = 1 ] && for i in $(seq "$nodes"); do echo "$SUBNET.$((10 + i)) node$i"; done
+    } > "$DIR/etc/hosts"
+
+    [ -f "$DIR/db.pass" ] || head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$DIR/db.pass"
+    chmod 600 "$DIR/db.pass"
+    DB_PASS=$(cat "$DIR/db.pass")
+    export STATE="$DIR" CLUSTER CTL_HOST="$(hostname -s)" CTL_ADDR="$ctl_addr" CTL_PORT SLURMD_PORT \
+        DBD_PORT DB_HOST=127.0.0.1 DB_PORT DB_PASS MUNGE_SOCKET="$DIR/run/munge.socket" \
+        NODE_LINES="$(node_lines "$nodes" "$netns")" PLUGSTACK="$plugstack" CPUS
+    "$HERE/render-conf.sh" "$DIR/etc"
+    export SLURM_CONF="$DIR/etc/slurm.conf"
+
+    start_munge
+    start_mariadb
+    slurmdbd
+    wait_for 30 slurmdbd sacctmgr -n list cluster
+    sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
+    slurmctld -f "$SLURM_CONF"
+    wait_for 30 slurmctld scontrol ping
+    local i
+    for i in $(seq "$nodes"); do start_slurmd "$i" "$netns"; done
+    wait_for 30 "all $nodes nodes idle" sh -c "[ \$(sinfo -h -t idle -o '%D') = $nodes ]"
+
+    cat > "$DIR/env.sh" <<ENV
+# Source this to use the HAM test cluster: . $DIR/env.sh
+export SLURM_CONF=$SLURM_CONF
+export HAM_CLUSTER_DIR=$DIR
+ENV
+    log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )); . $DIR/env.sh"
+}
+
+cmd_status() {
+    [ -f "$DIR/env.sh" ] || die "no cluster in $DIR (run: $0 up)"
+    . "$DIR/env.sh"
+    local f
+    for f in "$DIR"/run/*.pid; do
+        [ -e "$f" ] || continue
+        if kill -0 "$(cat "$f")" 2>/dev/null; then echo "running $(basename "$f" .pid)"; else echo "dead    $(basename "$f" .pid)"; fi
+    done
+    sinfo
+}
+
+case ${1:-} in
+    install) cmd_install ;;
+    up) shift; cmd_up "$@" ;;
+    down) cmd_down ;;
+    status) cmd_status ;;
+    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

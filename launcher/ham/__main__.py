@@ -1,0 +1,3 @@
+from ham.cli.main import main
+
+main()

@@ -1,0 +1,72 @@
+"""`ham`: the entry point, logging set-up and the one place errors become exit codes."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+import click
+
+from ham import __version__
+from ham.errors import EXIT_INTERRUPTED, EXIT_USAGE, HamError
+
+HELP = f"""Run Hadoop MapReduce jobs on Slurm allocations with a shared file system, no YARN.
+
+\b
+  ham submit -N 4 -t 1:00:00 -- hadoop jar app.jar ARGS   batch job (sbatch)
+  ham run -- hadoop jar app.jar ARGS                       in (or as) an allocation
+  eval "$(ham env)"                                        in an interactive salloc shell
+  ham doctor                                               is this machine ready?
+
+Settings come from, later winning: defaults, the site file ($HAM_SITE_CONFIG or
+/etc/ham/ham.toml), the user file (~/.config/ham/ham.toml), HAM_* environment
+variables and command-line flags. `ham config show` lists them.
+
+\b
+Exit codes:
+  0    success
+  1    the job or a check failed (`run`/`submit --wait` return the job's own code)
+  2    bad command line, settings or input (nothing was submitted)
+  3    Slurm refused the request or did not answer
+  130  interrupted
+"""
+
+
+@click.group(help=HELP, context_settings={"help_option_names": ["-h", "--help"],
+                                          "max_content_width": 100})
+@click.version_option(__version__, "-V", "--version", prog_name="ham")
+@click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
+def cli(verbose: int) -> None:
+    level = {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
+    if os.environ.get("HAM_LOG_LEVEL"):
+        level = getattr(logging, os.environ["HAM_LOG_LEVEL"].upper(), level)
+    logging.basicConfig(level=level, format="ham: %(levelname)s: %(message)s", stream=sys.stderr)
+
+
+def _register() -> None:
+    from ham.cli import config_cmd, doctor_cmd, hadoop_cmd, run_cmd, submit_cmd
+
+    for module in (config_cmd, doctor_cmd, hadoop_cmd, run_cmd, submit_cmd):
+        cli.add_command(module.command)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; every HamError ends as `ham: error: <one line>` and its exit code."""
+    try:
+        rv = cli.main(args=argv, prog_name="ham", standalone_mode=False)
+    except HamError as exc:
+        click.echo(f"ham: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE if exc.exit_code == 2 else exc.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("ham: interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(rv if isinstance(rv, int) else 0)

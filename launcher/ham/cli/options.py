@@ -1,0 +1,86 @@
+"""Options shared by `ham submit` and `ham run`: the Slurm request and settings overrides."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import click
+
+from ham.slurm import JobRequest
+
+_TIME = re.compile(r"^(UNLIMITED|INFINITE|\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|"
+                   r"\d+-\d{1,2}|\d+-\d{1,2}:\d{1,2}|\d+-\d{1,2}:\d{1,2}:\d{1,2})$", re.I)
+_MEM = re.compile(r"^\d+[KMGT]?$", re.I)
+_NODES = re.compile(r"^[1-9]\d*(-[1-9]\d*)?$")
+
+
+def _check(pattern: re.Pattern[str], what: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value and not pattern.match(value):
+            raise click.BadParameter(f"{value!r} is not {what}")
+        return value
+
+    return callback
+
+
+SLURM_OPTIONS = [
+    click.option("-N", "--nodes", callback=_check(_NODES, "a node count such as 4 or 2-4"),
+                 help="Number of nodes (sbatch -N)."),
+    click.option("--ntasks-per-node", type=click.IntRange(min=1), help="Tasks per node."),
+    click.option("-c", "--cpus-per-task", type=click.IntRange(min=1), help="CPUs per task."),
+    click.option("-t", "--time", callback=_check(_TIME, "a Slurm time such as 30, 1:00:00 or 1-0"),
+                 help="Time limit (default: setting time_limit, else the partition's)."),
+    click.option("-p", "--partition", help="Partition (default: setting partition)."),
+    click.option("-A", "--account", help="Account to charge (default: setting account)."),
+    click.option("-q", "--qos", help="Quality of service (default: setting qos)."),
+    click.option("--mem", callback=_check(_MEM, "a memory size such as 4000 or 8G"),
+                 help="Memory per node, e.g. 8G."),
+    click.option("-C", "--constraint", help="Node features required."),
+    click.option("-J", "--job-name", help="Job name."),
+    click.option("--slurm-arg", "slurm_args", multiple=True, metavar="OPT",
+                 help="Any other sbatch/salloc option, passed through verbatim "
+                      "(repeatable), e.g. --slurm-arg=--exclusive."),
+]
+
+SETTING_OPTIONS = [
+    click.option("--shared-root", help="Override setting shared_root for this job."),
+    click.option("--hadoop", type=click.Choice(["auto", "bundled", "site"]),
+                 help="Override setting hadoop for this job."),
+    click.option("--framework", type=click.Choice(["ham", "local"]),
+                 help="Override setting framework: 'local' runs Hadoop's local runner."),
+    click.option("--retention", type=click.Choice(["all", "logs", "none"]),
+                 help="Override setting retention for this job."),
+]
+
+
+def apply(options: list[Callable[[Callable[..., Any]], Callable[..., Any]]]):
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return decorate
+
+
+def setting_flags(kw: dict[str, Any]) -> dict[str, Any]:
+    """The settings overridden by flags (None = not given)."""
+    return {key: kw.pop(key) for key in ("shared_root", "hadoop", "framework", "retention")}
+
+
+def job_request(kw: dict[str, Any], settings: Any, output: str = "", error: str = "") -> JobRequest:
+    return JobRequest(
+        nodes=kw.pop("nodes") or "",
+        ntasks_per_node=kw.pop("ntasks_per_node"),
+        cpus_per_task=kw.pop("cpus_per_task"),
+        time=kw.pop("time") or settings["time_limit"],
+        partition=kw.pop("partition") or settings["partition"],
+        account=kw.pop("account") or settings["account"],
+        qos=kw.pop("qos") or settings["qos"],
+        mem=kw.pop("mem") or "",
+        constraint=kw.pop("constraint") or "",
+        job_name=kw.pop("job_name") or "",
+        output=output,
+        error=error,
+        extra=tuple(kw.pop("slurm_args")),
+    )

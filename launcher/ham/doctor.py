@@ -1,0 +1,101 @@
+"""`ham doctor`: is this machine ready to run HAM jobs? One line per check, with the fix."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from ham import jobdir, proc
+from ham.errors import HamError
+from ham.hadoop import find_hadoop, ham_jar, hadoop_argv
+from ham.java import MIN_JAVA, check_java, java_binary
+from ham.settings import Settings
+from ham.slurm import SlurmBackend
+
+MIN_FREE_GB = 1.0
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str  # what was found, or what is wrong and how to fix it
+
+
+def _java(settings: Settings, env: Mapping[str, str]) -> str:
+    java = java_binary(settings["java_home"], env)
+    return f"Java {check_java(java)} ({java})"
+
+
+def _hadoop(settings: Settings, env: Mapping[str, str]) -> str:
+    hadoop = find_hadoop(settings, env)
+    java = java_binary(settings["java_home"], env)
+    clean = {k: v for k, v in env.items() if k not in ("HADOOP_CONF_DIR", "HADOOP_CLASSPATH")}
+    out = proc.run(hadoop_argv(hadoop, java, ["version"], clean), env=clean, timeout=60).stdout
+    version = out.splitlines()[0] if out else "unknown version"
+    return f"{version} ({hadoop.kind}: {hadoop.home})"
+
+
+PROVIDER = "META-INF/services/org.apache.hadoop.mapreduce.protocol.ClientProtocolProvider"
+
+
+def _ham_jar(settings: Settings, env: Mapping[str, str]) -> str:
+    jar = ham_jar(settings)
+    # Hadoop's Cluster finds the HAM framework through this ServiceLoader entry.
+    try:
+        with zipfile.ZipFile(jar) as z:
+            provider = z.read(PROVIDER).decode().strip()
+    except (OSError, KeyError, zipfile.BadZipFile):
+        raise HamError(f"{jar} does not register a ClientProtocolProvider; rebuild it with "
+                       f"`mvn -f mapreduce/pom.xml package`") from None
+    return f"{jar} ({provider})"
+
+
+def _slurm_commands(settings: Settings, env: Mapping[str, str]) -> str:
+    missing = [c for c in ("sbatch", "salloc", "srun", "squeue", "scontrol", "scancel", "sacct")
+               if not shutil.which(c, path=env.get("PATH"))]
+    if missing:
+        raise HamError(f"not on PATH: {', '.join(missing)}; install the Slurm client "
+                       f"(apt-get install slurm-client) or load its module")
+    return proc.run(["sinfo", "--version"]).stdout.strip()
+
+
+def _shared_root(settings: Settings, env: Mapping[str, str]) -> str:
+    root = jobdir.check_shared_root(settings["shared_root"])
+    try:
+        with tempfile.NamedTemporaryFile(dir=root, prefix=".ham-doctor-"):
+            pass
+    except OSError as exc:
+        raise HamError(f"cannot create a file in {root}: {exc.strerror}; fix its permissions "
+                       f"or set shared_root") from None
+    st = os.statvfs(root)
+    free_gb = st.f_bavail * st.f_frsize / 2**30
+    if free_gb < MIN_FREE_GB:
+        raise HamError(f"{root} has only {free_gb:.2f} GiB free (need {MIN_FREE_GB}); "
+                       f"free space or set shared_root")
+    kind = "Lustre" if jobdir.is_lustre(root) else "not Lustre (no striping)"
+    return f"{root}: writable, {free_gb:.1f} GiB free, {kind}"
+
+
+def run_checks(settings: Settings, backend: SlurmBackend,
+               env: Mapping[str, str] | None = None) -> list[Check]:
+    env = os.environ if env is None else env
+    checks: list[tuple[str, Callable[[], str]]] = [
+        (f"java (>= {MIN_JAVA})", lambda: _java(settings, env)),
+        ("hadoop", lambda: _hadoop(settings, env)),
+        ("ham jar", lambda: _ham_jar(settings, env)),
+        ("slurm commands", lambda: _slurm_commands(settings, env)),
+        ("slurm controller", backend.ping),
+        ("shared root", lambda: _shared_root(settings, env)),
+    ]
+    results = []
+    for name, fn in checks:
+        try:
+            results.append(Check(name, True, fn()))
+        except HamError as exc:
+            results.append(Check(name, False, str(exc)))
+    return results

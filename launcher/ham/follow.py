@@ -1,0 +1,47 @@
+"""Follow a batch job: stream its output file and return its exit code (`ham submit --wait`).
+
+Polls squeue every half second (Intel's HAM polled every 2 s; `sbatch --wait` polls >= 2 s)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import IO
+
+from ham.errors import SlurmError
+from ham.slurm import JobInfo, SlurmBackend
+
+POLL = 0.5
+SACCT_GRACE = 30.0  # sacct lags about a second behind the end of a job
+
+
+def _drain(path: Path, offset: int, out: IO[bytes]) -> int:
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            data = f.read()
+    except FileNotFoundError:
+        return offset
+    if data:
+        out.write(data)
+        out.flush()
+    return offset + len(data)
+
+
+def follow(backend: SlurmBackend, job_id: str, output: Path | None, out: IO[bytes]) -> JobInfo:
+    offset = 0
+    missing_since: float | None = None
+    while True:
+        info = backend.job(job_id)
+        if output is not None:
+            offset = _drain(output, offset, out)
+        if info is not None and info.finished and info.exit_code is not None:
+            if output is not None:
+                _drain(output, offset, out)
+            return info
+        if info is None or info.finished:
+            missing_since = missing_since or time.monotonic()
+            if time.monotonic() - missing_since > SACCT_GRACE:
+                raise SlurmError(f"job {job_id} left the queue but sacct has no exit code for it; "
+                                 f"check `sacct -j {job_id}` (is accounting enabled?)")
+        time.sleep(POLL)

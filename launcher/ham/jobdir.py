@@ -1,0 +1,147 @@
+"""The per-job directory on the shared file system, and the only place its paths are built.
+
+    <shared_root>/<user>/<slurm job id>[.<n>]/
+        conf/            Hadoop configuration rendered for this job (HADOOP_CONF_DIR)
+        bin/hadoop       shim so a plain `hadoop` runs HAM's chosen Hadoop
+        staging/         MapReduce staging area (job.xml, job.jar, splits)
+        tmp/             hadoop.tmp.dir
+        jobs/<id>/       one per Hadoop job: status.json, logs/, intermediate/, work/ (runtime)
+        ham.json         the launcher's record (command, times, exit code)
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import logging
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ham import proc
+from ham.errors import EnvironmentProblem
+
+log = logging.getLogger(__name__)
+
+LUSTRE_MAGIC = "bd00bd0"  # statfs f_type of Lustre (0x0BD00BD0)
+INTERMEDIATE = ("staging", "tmp", "local")  # removed after the job unless retention = all
+
+
+@dataclass(frozen=True)
+class JobDir:
+    path: Path
+
+    @property
+    def conf(self) -> Path:
+        return self.path / "conf"
+
+    @property
+    def bin(self) -> Path:
+        return self.path / "bin"
+
+    @property
+    def staging(self) -> Path:
+        return self.path / "staging"
+
+    @property
+    def tmp(self) -> Path:
+        return self.path / "tmp"
+
+    @property
+    def local(self) -> Path:
+        return self.path / "local"
+
+    @property
+    def jobs(self) -> Path:
+        return self.path / "jobs"
+
+    @property
+    def record(self) -> Path:
+        return self.path / "ham.json"
+
+    def hadoop_job(self, job_id: str) -> Path:
+        return self.jobs / job_id
+
+    def status_files(self) -> list[Path]:
+        return sorted(self.jobs.glob("*/status.json"))
+
+    def log_files(self) -> list[Path]:
+        return sorted(self.jobs.glob("*/logs/*"))
+
+    def read_record(self) -> dict[str, Any]:
+        try:
+            return json.loads(self.record.read_text())
+        except (OSError, ValueError):
+            return {}
+
+    def write_record(self, **fields: Any) -> None:
+        """Merge fields into ham.json, atomically (readers never see half a file)."""
+        data = self.read_record()
+        data.update(fields)
+        tmp = self.record.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        os.chmod(tmp, 0o600)
+        tmp.replace(self.record)
+
+    def clean(self, retention: str) -> None:
+        """Apply the retention policy once the job is over."""
+        if retention == "all":
+            return
+        if retention == "none":
+            shutil.rmtree(self.path, ignore_errors=True)
+            return
+        for name in INTERMEDIATE:
+            shutil.rmtree(self.path / name, ignore_errors=True)
+        for job in self.jobs.glob("*"):
+            for name in ("intermediate", "work"):
+                shutil.rmtree(job / name, ignore_errors=True)
+
+
+def user_root(shared_root: str, user: str | None = None) -> Path:
+    return Path(shared_root) / (user or getpass.getuser())
+
+
+def is_lustre(path: Path) -> bool:
+    res = proc.run(["stat", "-f", "-c", "%t", str(path)], check=False)
+    return res.returncode == 0 and res.stdout.strip() == LUSTRE_MAGIC
+
+
+def check_shared_root(shared_root: str) -> Path:
+    root = Path(shared_root)
+    if not root.exists():
+        raise EnvironmentProblem(f"shared root {root} does not exist: create it on the shared file "
+                                 f"system or set shared_root (HAM_SHARED_ROOT)")
+    if not root.is_dir():
+        raise EnvironmentProblem(f"shared root {root} is not a directory: set shared_root to a "
+                                 f"directory on the shared file system")
+    if not os.access(root, os.W_OK | os.X_OK):
+        raise EnvironmentProblem(f"shared root {root} is not writable by {getpass.getuser()}: ask "
+                                 f"your admin or set shared_root to a directory you own")
+    return root
+
+
+def create(shared_root: str, slurm_job_id: str, stripe_count: int, stripe_size: str) -> JobDir:
+    """Create <root>/<user>/<jobid>[.<n>] (0700) exactly once; stripe it on Lustre."""
+    root = check_shared_root(shared_root)
+    mine = user_root(str(root))
+    mine.mkdir(mode=0o700, exist_ok=True)
+    for n in range(1000):
+        path = mine / (slurm_job_id if n == 0 else f"{slurm_job_id}.{n}")
+        try:
+            path.mkdir(mode=0o700)  # atomic: two `ham run` in one allocation get different dirs
+        except FileExistsError:
+            continue
+        break
+    else:
+        raise EnvironmentProblem(f"more than 1000 job directories for job {slurm_job_id} in {mine}")
+    os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
+    if is_lustre(path):
+        proc.run(["lfs", "setstripe", "-c", str(stripe_count), "-S", stripe_size, str(path)],
+                 hint="check stripe_count / stripe_size")
+    jobdir = JobDir(path)
+    for sub in (jobdir.conf, jobdir.bin, jobdir.staging, jobdir.tmp, jobdir.local, jobdir.jobs):
+        sub.mkdir(mode=0o700)
+    log.debug("created job directory %s", path)
+    return jobdir

@@ -1,0 +1,30 @@
+"""Pure renderers: plans in, text out (so --dry-run prints exactly what would run)."""
+
+from __future__ import annotations
+
+import shlex
+from importlib.resources import files
+from typing import Any
+from xml.sax.saxutils import escape
+
+import jinja2
+
+_env = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(str(files("ham.templates"))),
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+    autoescape=False,
+)
+# Every value that lands in XML goes through |xml, every value in a shell line through |shquote.
+_env.filters["xml"] = lambda v: escape(str(v), {'"': "&quot;", "'": "&apos;"})
+_env.filters["shquote"] = lambda v: shlex.quote(str(v))
+_env.filters["shjoin"] = lambda v: shlex.join([str(x) for x in v])
+
+
+def render(template: str, **context: Any) -> str:
+    return _env.get_template(template).render(**context)
+
+
+def hadoop_xml(properties: dict[str, Any]) -> str:
+    """A Hadoop *-site.xml with the given properties, in order."""
+    return render("site.xml.j2", properties=properties)

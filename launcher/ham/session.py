@@ -1,0 +1,109 @@
+"""One HAM session inside a Slurm allocation: job directory, configuration, the user's command,
+and teardown. Used by `ham run` (and `ham submit`, whose batch script calls `ham run`) and by
+`ham env`."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Mapping
+
+from ham import jobconf, jobdir as jobdirs
+from ham.errors import UsageError
+from ham.hadoop import find_hadoop, ham_jar
+from ham.java import check_java, java_binary
+from ham.jobdir import JobDir
+from ham.settings import Settings
+from ham.slurm import SlurmBackend
+
+log = logging.getLogger(__name__)
+
+# Signals that end the user's command; forwarded so the `hadoop jar` client's shutdown hook
+# stops the job's task runners. SIGUSR1 is the time-limit warning (sbatch --signal=B:USR1@T).
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    jobdir: JobDir
+    env: dict[str, str]
+
+
+def slurm_job_id(env: Mapping[str, str]) -> str | None:
+    return env.get("SLURM_JOB_ID") or env.get("SLURM_JOBID")
+
+
+def driver_host(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -> str:
+    if settings["driver_address"]:
+        return settings["driver_address"]
+    nodelist = env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
+    if not nodelist:
+        return "127.0.0.1"
+    first = next(iter(backend.node_addresses(nodelist).values()))
+    return jobconf.local_address_towards(first)
+
+
+def prepare(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -> Prepared:
+    """Create the job directory, render its configuration and the command's environment."""
+    job_id = slurm_job_id(env)
+    if not job_id:
+        raise UsageError("not inside a Slurm allocation (SLURM_JOB_ID is unset): use `ham run`, "
+                         "`ham submit`, or start `salloc` first")
+    java = java_binary(settings["java_home"], env)
+    check_java(java)
+    hadoop = find_hadoop(settings, env)
+    jar = str(ham_jar(settings))
+    jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
+                        settings["stripe_size"])
+    mapred = jobconf.mapred_site(
+        settings, jd, framework=settings["framework"], driver_host=driver_host(settings, backend, env),
+        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
+        srun=shutil.which("srun") or "srun")
+    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"])
+    child_env = jobconf.job_environment(env, jd, hadoop, jar, settings["java_home"])
+    jd.write_record(slurm_job_id=job_id, hadoop=hadoop.kind, framework=settings["framework"],
+                    created=time.time())
+    return Prepared(jd, child_env)
+
+
+def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
+    """Run the user's command in the prepared environment; always apply the retention policy."""
+    exe = shutil.which(command[0], path=prepared.env["PATH"])
+    if exe is None:
+        prepared.jobdir.clean("none" if retention != "all" else "all")
+        raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
+    prepared.jobdir.write_record(command=command, started=time.time())
+    child = subprocess.Popen(command, env=prepared.env)
+    received: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        received.append(signum)
+        # The JVM runs its shutdown hooks on SIGTERM (SIGUSR1 would kill it without them).
+        child.send_signal(signal.SIGTERM if signum == signal.SIGUSR1 else signum)
+
+    old = {s: signal.signal(s, forward) for s in FORWARDED}
+    try:
+        code = child.wait()
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        prepared.jobdir.write_record(finished=time.time(), exit_code=child.returncode,
+                                     signals=[signal.Signals(s).name for s in received])
+        prepared.jobdir.clean(retention)
+    if code < 0:  # killed by a signal: report it the way a shell does
+        return 128 - code
+    return code
+
+
+def within_allocation(env: Mapping[str, str]) -> bool:
+    return slurm_job_id(env) is not None
+
+
+__all__ = ["prepare", "run_command", "within_allocation", "slurm_job_id", "Prepared"]

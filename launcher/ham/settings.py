@@ -1,0 +1,224 @@
+"""HAM settings: one table, one resolver.
+
+Precedence, later wins: defaults < site file < user file < HAM_* environment < command-line flags.
+Both files are TOML with flat keys, e.g. ``shared_root = "/lustre/scratch/ham"``.
+Every resolved value remembers where it came from (`ham config show`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from ham.errors import SettingsError
+
+SITE_FILE = Path("/etc/ham/ham.toml")
+USER_FILE = Path("~/.config/ham/ham.toml")
+ENV_PREFIX = "HAM_"
+
+
+def _parse_str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError("expected a string")
+    return v
+
+
+def _parse_path(v: Any) -> str:
+    v = _parse_str(v)
+    return os.path.expanduser(v) if v else v
+
+
+def _parse_int(minimum: int) -> Callable[[Any], int]:
+    def parse(v: Any) -> int:
+        if isinstance(v, bool):
+            raise ValueError("expected an integer")
+        try:
+            n = int(v)
+        except (TypeError, ValueError):
+            raise ValueError("expected an integer") from None
+        if n < minimum:
+            raise ValueError(f"expected an integer >= {minimum}")
+        return n
+
+    return parse
+
+
+def _parse_choice(*choices: str) -> Callable[[Any], str]:
+    def parse(v: Any) -> str:
+        if v not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}")
+        return v
+
+    return parse
+
+
+_SIZE = re.compile(r"^(\d+)([KMG]?)$", re.IGNORECASE)
+
+
+def _parse_size(v: Any) -> str:
+    """A Lustre stripe size such as 1M or 4M (lfs setstripe -S syntax)."""
+    if not isinstance(v, str) or not _SIZE.match(v):
+        raise ValueError("expected a size such as 1M or 4M")
+    return v.upper()
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    default: Any
+    parse: Callable[[Any], Any]
+    help: str
+
+    @property
+    def env_var(self) -> str:
+        return ENV_PREFIX + self.key.upper()
+
+
+SCHEMA: tuple[Setting, ...] = (
+    Setting("shared_root", "~/ham-jobs", _parse_path,
+            "Directory on the shared file system (Lustre) under which per-job directories "
+            "<shared_root>/<user>/<slurm job id> are created. Must be visible on every node."),
+    Setting("hadoop", "auto", _parse_choice("auto", "bundled", "site"),
+            "Which Hadoop runs jobs: 'site' (hadoop_home, $HADOOP_HOME or `hadoop` on PATH), "
+            "'bundled' (the Hadoop 3.4.2 client built with HAM), or 'auto' (site if found)."),
+    Setting("hadoop_home", "", _parse_path,
+            "Site Hadoop installation (contains bin/hadoop). Empty: $HADOOP_HOME, then `hadoop` on PATH."),
+    Setting("bundle_dir", "", _parse_path,
+            "Directory of the bundled Hadoop client and HAM jar (ham-mapreduce.jar, lib/). "
+            "Empty: found next to the installed package."),
+    Setting("java_home", "", _parse_path,
+            "Java installation used for Hadoop. Empty: $JAVA_HOME, then `java` on PATH."),
+    Setting("stripe_count", 1, _parse_int(-1),
+            "Lustre stripe count for new job directories (lfs setstripe -c; -1 = all OSTs)."),
+    Setting("stripe_size", "4M", _parse_size,
+            "Lustre stripe size for new job directories (lfs setstripe -S)."),
+    Setting("retention", "logs", _parse_choice("all", "logs", "none"),
+            "What stays in a job directory after the job: 'all', 'logs' (logs and status "
+            "record; intermediate data removed) or 'none'."),
+    Setting("slurm_backend", "auto", _parse_choice("auto", "cli"),
+            "How HAM talks to Slurm: 'cli' (sbatch, salloc, squeue, sacct, scontrol, scancel) "
+            "or 'auto' (the best available; today the CLI)."),
+    Setting("partition", "", _parse_str, "Default partition for `ham submit` and `ham run`."),
+    Setting("account", "", _parse_str, "Default account for `ham submit` and `ham run`."),
+    Setting("qos", "", _parse_str, "Default QOS for `ham submit` and `ham run`."),
+    Setting("time_limit", "", _parse_str,
+            "Default time limit (Slurm syntax, e.g. 01:00:00) for `ham submit` and `ham run`."),
+    Setting("framework", "ham", _parse_choice("ham", "local"),
+            "MapReduce framework for jobs: 'ham' (task runners on every node of the "
+            "allocation) or 'local' (Hadoop's local runner inside the client JVM, for debugging)."),
+    Setting("hadoop_log_level", "INFO", _parse_choice("DEBUG", "INFO", "WARN", "ERROR"),
+            "log4j level of the `hadoop` client and the HAM driver."),
+    Setting("runners_per_node", 0, _parse_int(0),
+            "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
+            "mapreduce.{map,reduce}.cpu.vcores."),
+    Setting("runner_java_opts", "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1", _parse_str,
+            "JVM options of the task runners."),
+    Setting("driver_address", "", _parse_str,
+            "Address the task runners use to reach the driver. Empty: the local address on "
+            "the route to the allocation's first node (set it on multi-homed hosts)."),
+)
+
+BY_KEY: dict[str, Setting] = {s.key: s for s in SCHEMA}
+
+
+@dataclass(frozen=True)
+class Value:
+    value: Any
+    source: str
+
+
+class Settings(Mapping[str, Any]):
+    """Resolved settings: `settings["shared_root"]` and `settings.source("shared_root")`."""
+
+    def __init__(self, values: dict[str, Value]):
+        self._values = values
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key].value
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def source(self, key: str) -> str:
+        return self._values[key].source
+
+    def with_overrides(self, overrides: Mapping[str, Any], source: str) -> "Settings":
+        values = dict(self._values)
+        for key, raw in overrides.items():
+            if raw is None:
+                continue
+            values[key] = Value(_parse(key, raw, source), source)
+        return Settings(values)
+
+
+def _parse(key: str, raw: Any, where: str) -> Any:
+    setting = BY_KEY.get(key)
+    if setting is None:
+        raise SettingsError(
+            f"{where}: unknown setting '{key}' (valid: {', '.join(sorted(BY_KEY))})")
+    try:
+        return setting.parse(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{where}: bad value {raw!r} for '{key}': {exc}") from None
+
+
+def site_file(env: Mapping[str, str]) -> Path:
+    return Path(env["HAM_SITE_CONFIG"]) if env.get("HAM_SITE_CONFIG") else SITE_FILE
+
+
+def user_file(env: Mapping[str, str]) -> Path:
+    if env.get("HAM_USER_CONFIG"):
+        return Path(env["HAM_USER_CONFIG"])
+    return Path(os.path.expanduser(str(USER_FILE)))
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except PermissionError:
+        raise SettingsError(f"{path}: cannot read settings file (permission denied)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    for key, val in data.items():
+        if isinstance(val, dict):
+            raise SettingsError(f"{path}: '{key}' is a table; HAM settings are flat keys "
+                                f"(valid: {', '.join(sorted(BY_KEY))})")
+    return data
+
+
+def load(env: Mapping[str, str] | None = None,
+         flags: Mapping[str, Any] | None = None) -> Settings:
+    """Resolve every setting: defaults < site file < user file < HAM_* env < flags."""
+    env = os.environ if env is None else env
+    values = {s.key: Value(_parse(s.key, s.default, "default"), "default") for s in SCHEMA}
+    for label, path in (("site file", site_file(env)), ("user file", user_file(env))):
+        for key, raw in _read_file(path).items():
+            values[key] = Value(_parse(key, raw, str(path)), f"{label} {path}")
+    for setting in SCHEMA:
+        if setting.env_var in env:
+            where = f"environment {setting.env_var}"
+            values[setting.key] = Value(_parse(setting.key, env[setting.env_var], where),
+                                        where)
+    unknown = sorted(k for k in env if k.startswith(ENV_PREFIX) and k not in _KNOWN_ENV)
+    if unknown:
+        raise SettingsError(
+            f"environment: unknown setting variable {unknown[0]} (valid: "
+            f"{', '.join(sorted(s.env_var for s in SCHEMA))})")
+    return Settings(values).with_overrides(flags or {}, "command line")
+
+
+# HAM_* variables that are not settings but are allowed in the environment.
+_KNOWN_ENV = {s.env_var for s in SCHEMA} | {
+    "HAM_SITE_CONFIG", "HAM_USER_CONFIG", "HAM_JOB_DIR", "HAM_CLUSTER_DIR", "HAM_JOB_TOKEN",
+    "HAM_LOG_LEVEL",
+}
