@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        # One line, like every other HAM error; `--help` has the details.
+        hint = f" (see `{exc.ctx.command_path} --help`)" if getattr(exc, "ctx", None) else ""
+        click.echo(f"ham: error: {exc.format_message()}{hint}", err=True)
         sys.exit(EXIT_USAGE if exc.exit_code == 2 else exc.exit_code)
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("ham: interrupted", err=True)

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Install everything HAM needs on a Debian 12 machine, as root, idempotently:
+#   apt: Slurm 22.05 + munge + slurmdbd + MariaDB (via cluster.sh install), JDK 17, Maven,
+#        python3-venv;  pip: HAM into $REPO/.venv (editable);  Maven: the HAM jar and the
+#        bundled Hadoop 3.4.2 client in mapreduce/target/dist.
+# Afterwards: export PATH="$REPO/.venv/bin:$PATH" puts `ham` on PATH.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+log() { echo "install.sh: $*" >&2; }
+
+[ "$(id -u)" = 0 ] || { log "error: run as root (apt-get)"; exit 1; }
+"$REPO/docker/cluster.sh" install
+
+missing=""
+command -v javac >/dev/null || missing="$missing openjdk-17-jdk-headless"
+command -v mvn >/dev/null || missing="$missing maven"
+python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
+command -v gcc >/dev/null || missing="$missing gcc"
+if [ -n "$missing" ]; then
+    log "installing$missing"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+fi
+
+if [ ! -x "$REPO/.venv/bin/python" ]; then
+    log "creating $REPO/.venv"
+    python3 -m venv "$REPO/.venv"
+fi
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest' 2>/dev/null; then
+    "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test]"
+fi
+
+jar="$REPO/mapreduce/target/dist/ham-mapreduce.jar"
+if [ ! -f "$jar" ] || [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" -newer "$jar" -print -quit)" ]; then
+    log "building mapreduce/ (HAM jar + bundled Hadoop 3.4.2)"
+    mvn -q -B -f "$REPO/mapreduce/pom.xml" package -DskipTests
+fi
+log "ready: export PATH=\"$REPO/.venv/bin:\$PATH\""

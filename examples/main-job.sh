@@ -1,0 +1,29 @@
+#!/bin/bash
+# The main job: install everything, start the local 3-node Slurm cluster, and run a real
+# MapReduce wordcount through `ham submit` on it. As root on Debian 12:
+#   bash examples/main-job.sh
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+"$REPO/docker/install.sh"
+"$REPO/docker/cluster.sh" up
+. "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
+export PATH="$REPO/.venv/bin:$PATH"
+
+# The cluster's nodes share this machine's file system, which stands in for Lustre here.
+work=${HAM_DEMO_DIR:-/var/tmp/ham-demo}
+rm -rf "$work" && mkdir -p "$work/in" "$work/shared"
+export HAM_SHARED_ROOT="$work/shared"
+for f in "$REPO"/README.md "$REPO"/launcher/ham/*.py "$REPO"/docker/*.sh; do
+    cp "$f" "$work/in/$(basename "$f").txt"
+done
+examples_jar=$(ls "$REPO"/mapreduce/target/dist/lib/hadoop-mapreduce-examples-*.jar)
+
+cd "$work"
+ham submit --wait -N 3 -J ham-wordcount -- \
+    hadoop jar "$examples_jar" wordcount -D mapreduce.job.reduces=3 "$work/in" "$work/out"
+
+echo
+echo "== output: $work/out"
+ls "$work/out"
+echo "== the ten most frequent words"
+cat "$work"/out/part-r-* | sort -k2,2nr -k1,1 | head -10

@@ -1,0 +1,41 @@
+"""Shared fixtures. Integration tests run against the real Slurm test cluster (docker/cluster.sh)
+and the Maven build; tests/run.sh starts both, and the `cluster` fixture starts the cluster
+when it is not up."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CLUSTER_DIR = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster"))
+DIST = REPO / "mapreduce" / "target" / "dist"
+
+
+@pytest.fixture(scope="session")
+def cluster() -> dict[str, str]:
+    """The environment of the running test cluster (SLURM_CONF and friends)."""
+    env_file = CLUSTER_DIR / "env.sh"
+    up = env_file.exists() and subprocess.run(
+        ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
+    if not up:
+        subprocess.run([str(REPO / "docker" / "cluster.sh"), "up"], check=True)
+    out = subprocess.run(["bash", "-c", f". {env_file} && env -0"], check=True,
+                         capture_output=True).stdout.decode()
+    env = dict(line.split("=", 1) for line in out.split("\0") if "=" in line)
+    os.environ["SLURM_CONF"] = env["SLURM_CONF"]
+    return env
+
+
+@pytest.fixture
+def hadoop_jars() -> dict[str, Path]:
+    lib = DIST / "lib"
+    jars = {
+        "examples": next(lib.glob("hadoop-mapreduce-examples-*.jar")),
+        "streaming": next(lib.glob("hadoop-streaming-*.jar")),
+        "jobclient_tests": next(lib.glob("hadoop-mapreduce-client-jobclient-*-tests.jar")),
+    }
+    return jars

@@ -1,0 +1,47 @@
+"""`ham submit` on the test cluster: argv round trip, exit codes, a real wordcount."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from tests.integration.conftest import run_ham
+from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
+
+HOSTILE = ["a b", "it's", 'say "hi"', "$(touch pwned)", "`id`", "a;b&&c|d", "<x>&amp;",
+           "new\nline", "back\\slash", "*", "", "${HOME}", "!x"]
+
+
+def test_argv_reaches_the_job_unchanged(cluster, shared_root, tmp_path):
+    printer = [sys.executable, "-c", "import json,sys; print('ARGV=' + json.dumps(sys.argv[1:]))"]
+    r = run_ham("submit", "--wait", "-N", "1", "-o", str(tmp_path / "job.out"), "--",
+                *printer, *HOSTILE, env={**cluster, "HAM_SHARED_ROOT": str(shared_root)},
+                cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    line = next(x for x in r.stdout.splitlines() if x.startswith("ARGV="))
+    assert json.loads(line[5:]) == HOSTILE
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_wait_returns_the_job_exit_code(cluster, shared_root, tmp_path):
+    r = run_ham("submit", "--wait", "-N", "1", "--", "sh", "-c", "echo hello; exit 7",
+                env={**cluster, "HAM_SHARED_ROOT": str(shared_root)}, cwd=tmp_path)
+    assert r.returncode == 7
+    assert "hello" in r.stdout
+
+
+def test_submit_wordcount_local_framework(cluster, shared_root, tmp_path, hadoop_jars):
+    expected = write_corpus(tmp_path / "in")
+    r = run_ham("submit", "--wait", "-N", "3", "--framework", "local", "--",
+                "hadoop", "jar", str(hadoop_jars["examples"]), "wordcount",
+                str(tmp_path / "in"), str(tmp_path / "out"),
+                env={**cluster, "HAM_SHARED_ROOT": str(shared_root)}, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr
+    assert read_counts(tmp_path / "out") == expected
+    # The per-job directory is private, and retention 'logs' removed intermediate data.
+    user_dir = next(shared_root.iterdir())
+    job_dir = next(user_dir.iterdir())
+    assert job_dir.stat().st_mode & 0o777 == 0o700
+    assert not (job_dir / "staging").exists()
+    record = json.loads((job_dir / "ham.json").read_text())
+    assert record["exit_code"] == 0 and record["command"][0] == "hadoop"

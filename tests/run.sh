@@ -1,0 +1,15 @@
+#!/bin/bash
+# The test command: install everything, start the 3-node Slurm test cluster, run the Java unit
+# tests and the whole pytest suite (unit + integration). As root on Debian 12.
+#   bash tests/run.sh [PYTEST ARGS...]
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+"$REPO/docker/install.sh"
+"$REPO/docker/cluster.sh" up
+. "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
+export PATH="$REPO/.venv/bin:$PATH"
+echo "== Java unit tests (mvn test)"
+mvn -q -B -f "$REPO/mapreduce/pom.xml" test
+echo "== pytest"
+cd "$REPO"
+exec python -m pytest -ra "$@" tests

@@ -1,0 +1,66 @@
+"""CLI contracts: every command has help; errors are one line with the right exit code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from ham.cli.main import cli
+
+
+def all_commands(group: click.Group, prefix=()):
+    for name, cmd in group.commands.items():
+        yield (*prefix, name), cmd
+        if isinstance(cmd, click.Group):
+            yield from all_commands(cmd, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", [p for p, _ in all_commands(cli)], ids=" ".join)
+def test_every_command_has_help(path):
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output and len(result.output.splitlines()) >= 3
+
+
+def ham(*args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+    full = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "ham", *args], capture_output=True, text=True, env=full)
+
+
+def test_unknown_setting_is_one_line_exit_2(tmp_path):
+    cfg = tmp_path / "user.toml"
+    cfg.write_text('shared_rot = "/x"\n')
+    r = ham("config", "show", env={"HAM_USER_CONFIG": str(cfg)})
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "unknown setting 'shared_rot'" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_config_show_names_sources(tmp_path):
+    cfg = tmp_path / "site.toml"
+    cfg.write_text('partition = "gpu"\n')
+    r = ham("config", "show", env={"HAM_SITE_CONFIG": str(cfg), "HAM_QOS": "high"})
+    assert r.returncode == 0
+    lines = {line.split()[0]: line for line in r.stdout.splitlines()}
+    assert '"gpu"' in lines["partition"] and f"site file {cfg}" in lines["partition"]
+    assert "environment HAM_QOS" in lines["qos"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["submit", "-N", "zero", "--", "true"], "node count"),
+    (["submit", "-t", "forever", "--", "true"], "Slurm time"),
+    (["submit", "--mem", "lots", "--", "true"], "memory size"),
+])
+def test_nonsense_requests_are_refused(args, needle):
+    r = ham(*args)
+    assert r.returncode == 2 and needle in r.stderr and "Traceback" not in r.stderr
+
+
+def test_version():
+    r = ham("--version")
+    assert r.returncode == 0 and "ham" in r.stdout

@@ -1,0 +1,40 @@
+"""Rendered XML and sbatch scripts with hostile values: valid XML, valid bash, exact argv."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from ham import render
+
+HOSTILE = ["a b", "it's", 'say "hi"', "$(touch /tmp/pwned)", "`id`", "a;b&&c|d", "<x>&amp;",
+           "new\nline", "back\\slash", "*", "~", "", "--", "-D", "${HOME}", "!x", "tab\tsep"]
+
+
+def test_xml_escapes_every_value():
+    props = {f"k{i}": v for i, v in enumerate(HOSTILE)} | {"name<&>'\"": "v"}
+    root = ET.fromstring(render.hadoop_xml(props))
+    parsed = {p.find("name").text: (p.find("value").text or "") for p in root.iter("property")}
+    assert parsed == {k: v for k, v in props.items()}
+
+
+def test_sbatch_script_passes_argv_unchanged(tmp_path):
+    printer = [sys.executable, "-c", "import json,sys; print(json.dumps(sys.argv[1:]))"]
+    script = render.render("sbatch.sh.j2", sbatch_options=["--job-name=it's a $(job)", "--nodes=2"],
+                           environment={"HAM_SHARED_ROOT": "/x y/$z"}, ham_command=printer,
+                           command=HOSTILE)
+    path = tmp_path / "job.sh"
+    path.write_text(script)
+    assert subprocess.run(["bash", "-n", str(path)]).returncode == 0
+    out = subprocess.run(["bash", str(path)], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == ["--", *HOSTILE]
+    assert not (tmp_path / "pwned").exists()
+    assert "#SBATCH '--job-name=it'\"'\"'s a $(job)'" in script
+
+
+def test_sbatch_script_exports_settings(tmp_path):
+    script = render.render("sbatch.sh.j2", sbatch_options=[], environment={"HAM_SHARED_ROOT": "/x y"},
+                           ham_command=["ham", "run"], command=["true"])
+    assert "export HAM_SHARED_ROOT='/x y'" in script

@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ham import settings
+from ham.errors import SettingsError
+
+
+def env_for(tmp_path: Path, site: str | None = None, user: str | None = None, **extra: str):
+    env = {"HAM_SITE_CONFIG": str(tmp_path / "site.toml"),
+           "HAM_USER_CONFIG": str(tmp_path / "user.toml"), **extra}
+    if site is not None:
+        (tmp_path / "site.toml").write_text(site)
+    if user is not None:
+        (tmp_path / "user.toml").write_text(user)
+    return env
+
+
+def test_defaults_when_no_files(tmp_path):
+    s = settings.load(env_for(tmp_path))
+    assert s["retention"] == "logs"
+    assert s.source("retention") == "default"
+    assert set(s) == {x.key for x in settings.SCHEMA}
+
+
+def test_precedence_site_user_env_flag(tmp_path):
+    env = env_for(tmp_path, site='partition = "site"\nqos = "s"\naccount = "s"\nstripe_count = 2\n',
+                  user='qos = "u"\naccount = "u"\n', HAM_ACCOUNT="e", HAM_STRIPE_COUNT="4")
+    s = settings.load(env, flags={"account": "flag", "partition": None})
+    assert s["partition"] == "site" and s.source("partition").startswith("site file")
+    assert s["qos"] == "u" and s.source("qos").startswith("user file")
+    assert s["account"] == "flag" and s.source("account") == "command line"
+    assert s["stripe_count"] == 4 and s.source("stripe_count") == "environment HAM_STRIPE_COUNT"
+
+
+def test_unknown_key_names_key_and_file(tmp_path):
+    env = env_for(tmp_path, user='shared_rot = "/x"\n')
+    with pytest.raises(SettingsError) as e:
+        settings.load(env)
+    msg = str(e.value)
+    assert "shared_rot" in msg and str(tmp_path / "user.toml") in msg and "shared_root" in msg
+    assert "\n" not in msg
+
+
+@pytest.mark.parametrize("text,key", [('stripe_count = "many"\n', "stripe_count"),
+                                       ('retention = "forever"\n', "retention"),
+                                       ('stripe_size = "4 MiB"\n', "stripe_size"),
+                                       ('runners_per_node = true\n', "runners_per_node")])
+def test_bad_value_names_key_and_file(tmp_path, text, key):
+    with pytest.raises(SettingsError) as e:
+        settings.load(env_for(tmp_path, site=text))
+    assert key in str(e.value) and "site.toml" in str(e.value)
+
+
+def test_bad_toml_and_tables_are_rejected(tmp_path):
+    with pytest.raises(SettingsError, match="not valid TOML"):
+        settings.load(env_for(tmp_path, site="partition = \n"))
+    with pytest.raises(SettingsError, match="flat keys"):
+        settings.load(env_for(tmp_path, site="[ham]\npartition = 'x'\n"))
+
+
+def test_bad_env_value_and_unknown_env_variable(tmp_path):
+    with pytest.raises(SettingsError, match="HAM_STRIPE_COUNT"):
+        settings.load(env_for(tmp_path, HAM_STRIPE_COUNT="x"))
+    with pytest.raises(SettingsError, match="HAM_SHARED_ROT"):
+        settings.load(env_for(tmp_path, HAM_SHARED_ROT="/x"))
+
+
+def test_paths_expand_user(tmp_path):
+    s = settings.load(env_for(tmp_path, site='shared_root = "~/jobs"\n'))
+    assert not s["shared_root"].startswith("~")
