@@ -117,7 +117,10 @@ start_mariadb() {
         --socket="$DIR/run/mysql.sock" --pid-file="$DIR/run/mariadbd.pid" --skip-name-resolve \
         --innodb-buffer-pool-size=64M --log-error="$DIR/log/mariadbd.log" &
     wait_for 30 mariadbd mariadb --no-defaults --socket="$DIR/run/mysql.sock" -e "select 1"
+    # A fresh accounting database per start: slurmctld's job ids restart at 1 with its fresh
+    # state, and old records with the same ids would confuse `sacct -j`.
     mariadb --no-defaults --socket="$DIR/run/mysql.sock" <<SQL
+DROP DATABASE IF EXISTS slurm_acct_db;
 CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
 ALTER USER 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';

@@ -16,6 +16,7 @@ command -v javac >/dev/null || missing="$missing openjdk-17-jdk-headless"
 command -v mvn >/dev/null || missing="$missing maven"
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
 command -v gcc >/dev/null || missing="$missing gcc"
+command -v tcsh >/dev/null || missing="$missing tcsh"  # `ham env --shell csh` is tested
 if [ -n "$missing" ]; then
     log "installing$missing"
     apt-get update -qq

@@ -7,6 +7,7 @@ Every resolved value remembers where it came from (`ham config show`).
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import tomllib
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ham.errors import SettingsError
+
+log = logging.getLogger(__name__)
 
 SITE_FILE = Path("/etc/ham/ham.toml")
 USER_FILE = Path("~/.config/ham/ham.toml")
@@ -209,16 +212,15 @@ def load(env: Mapping[str, str] | None = None,
             where = f"environment {setting.env_var}"
             values[setting.key] = Value(_parse(setting.key, env[setting.env_var], where),
                                         where)
-    unknown = sorted(k for k in env if k.startswith(ENV_PREFIX) and k not in _KNOWN_ENV)
-    if unknown:
-        raise SettingsError(
-            f"environment: unknown setting variable {unknown[0]} (valid: "
-            f"{', '.join(sorted(s.env_var for s in SCHEMA))})")
+    # Other tools use HAM_* too, so an unknown variable is a warning (a likely typo), not an error.
+    for name in sorted(k for k in env if k.startswith(ENV_PREFIX) and k not in _KNOWN_ENV):
+        log.warning("environment variable %s is not a HAM setting (valid: %s)", name,
+                    ", ".join(sorted(s.env_var for s in SCHEMA)))
     return Settings(values).with_overrides(flags or {}, "command line")
 
 
 # HAM_* variables that are not settings but are allowed in the environment.
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", "HAM_JOB_DIR", "HAM_CLUSTER_DIR", "HAM_JOB_TOKEN",
-    "HAM_LOG_LEVEL",
+    "HAM_LOG_LEVEL", "HAM_JAR",
 }

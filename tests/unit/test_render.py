@@ -38,3 +38,17 @@ def test_sbatch_script_exports_settings(tmp_path):
     script = render.render("sbatch.sh.j2", sbatch_options=[], environment={"HAM_SHARED_ROOT": "/x y"},
                            ham_command=["ham", "run"], command=["true"])
     assert "export HAM_SHARED_ROOT='/x y'" in script
+
+
+def test_shell_exports_round_trip_sh_and_csh(tmp_path):
+    from ham import shellenv
+
+    values = {"HAM_JOB_DIR": "/x y/it's $(id) `id` !x", "PATH": "/a b:/usr/bin:/bin"}
+    sh = shellenv.exports(values, "sh")
+    out = subprocess.run(["sh", "-c", sh + 'printf "%s|%s" "$HAM_JOB_DIR" "$PATH"'],
+                         capture_output=True, text=True, check=True).stdout
+    assert out == f"{values['HAM_JOB_DIR']}|{values['PATH']}"
+    csh = shellenv.exports(values, "csh")  # tcsh comes from docker/install.sh
+    out = subprocess.run(["tcsh", "-f", "-c", csh + 'printf "%s|%s" "$HAM_JOB_DIR" "$PATH"'],
+                         capture_output=True, text=True).stdout
+    assert out == f"{values['HAM_JOB_DIR']}|{values['PATH']}"

@@ -61,11 +61,11 @@ def test_bad_toml_and_tables_are_rejected(tmp_path):
         settings.load(env_for(tmp_path, site="[ham]\npartition = 'x'\n"))
 
 
-def test_bad_env_value_and_unknown_env_variable(tmp_path):
+def test_bad_env_value_and_unknown_env_variable(tmp_path, caplog):
     with pytest.raises(SettingsError, match="HAM_STRIPE_COUNT"):
         settings.load(env_for(tmp_path, HAM_STRIPE_COUNT="x"))
-    with pytest.raises(SettingsError, match="HAM_SHARED_ROT"):
-        settings.load(env_for(tmp_path, HAM_SHARED_ROT="/x"))
+    settings.load(env_for(tmp_path, HAM_SHARED_ROT="/x"))  # other tools use HAM_* too: a warning
+    assert "HAM_SHARED_ROT" in caplog.text and "HAM_SHARED_ROOT" in caplog.text
 
 
 def test_paths_expand_user(tmp_path):

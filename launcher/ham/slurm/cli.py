@@ -61,13 +61,14 @@ class CliBackend(SlurmBackend):
         names = ["JobID", "State", "ExitCode", "NodeList", "Elapsed", "JobName"]
         out = _run(["sacct", "-X", "-P", "-n", "-j", job_id, "-o", ",".join(names)],
                    check=False, timeout=30)
-        for line in out.splitlines():
+        found = None
+        for line in out.splitlines():  # the last row is the newest job with this id
             f = _fields(line, names, out)
             if f["JobID"] == job_id:
                 code = int(f["ExitCode"].split(":")[0]) if f["ExitCode"] else None
                 state = f["State"].split()[0]  # "CANCELLED by 0" -> "CANCELLED"
-                return JobInfo(job_id, state, code, f["NodeList"], f["Elapsed"], f["JobName"])
-        return None
+                found = JobInfo(job_id, state, code, f["NodeList"], f["Elapsed"], f["JobName"])
+        return found
 
     def cancel(self, job_id: str, signal: str = "") -> None:
         _run(["scancel", *([f"--signal={signal}"] if signal else []), job_id], timeout=30)

@@ -1,0 +1,51 @@
+"""`ham env`: shell code that makes a plain `hadoop jar` run on HAM inside an salloc session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ham import session, settings, shellenv
+from ham.errors import UsageError
+from ham.jobdir import JobDir
+from ham.slurm import backend
+
+
+@click.command("env", help="""Print shell code that creates this allocation's HAM job directory
+and exports HADOOP_CONF_DIR, HADOOP_CLASSPATH, PATH and HAM_JOB_DIR, so a plain `hadoop jar`
+runs on HAM. For interactive salloc sessions:
+
+\b
+  salloc -N 3
+  eval "$(ham env)"                 # sh, bash, zsh
+  eval `ham env --shell csh`        # csh, tcsh
+  hadoop jar app.jar wordcount in out
+  eval "$(ham env --cleanup)"       # remove intermediate data, restore the environment""")
+@click.option("--shell", help="sh, bash, zsh, csh or tcsh (default: from $SHELL).")
+@click.option("--cleanup", is_flag=True, help="Undo: apply the retention policy to $HAM_JOB_DIR "
+                                              "and unset what `ham env` set.")
+@click.option("--shared-root", help="Override setting shared_root.")
+def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
+    flavour = shellenv.flavour(shell, os.environ)
+    resolved = settings.load(flags={"shared_root": shared_root})
+    if cleanup:
+        job_dir = os.environ.get("HAM_JOB_DIR")
+        if not job_dir:
+            raise UsageError("HAM_JOB_DIR is not set: nothing to clean up (did you run `ham env`?)")
+        jd = JobDir(Path(job_dir))
+        jd.clean(resolved["retention"])
+        out = shellenv.unsets(["HAM_JOB_DIR", "HADOOP_CONF_DIR"], flavour)
+        out += shellenv.exports({
+            "PATH": shellenv.without(os.environ.get("PATH", ""), str(jd.bin)),
+            "HADOOP_CLASSPATH": shellenv.without(os.environ.get("HADOOP_CLASSPATH", ""),
+                                                 os.environ.get("HAM_JAR", "")),
+        }, flavour)
+        out += shellenv.unsets(["HAM_JAR"], flavour)
+        click.echo(out, nl=False)
+        return
+    prepared = session.prepare(resolved, backend(resolved), os.environ)
+    values = {k: prepared.env[k] for k in shellenv.EXPORTED}
+    values["HAM_JAR"] = prepared.env["HADOOP_CLASSPATH"].split(":")[0]
+    click.echo(shellenv.exports(values, flavour), nl=False)

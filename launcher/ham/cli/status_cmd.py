@@ -1,0 +1,102 @@
+"""`ham status`, `ham logs`, `ham cancel`, `ham cleanup`: the user's HAM jobs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from ham import jobs, settings
+from ham.errors import UsageError
+from ham.slurm import backend
+
+
+def _progress(summary: jobs.JobSummary) -> str:
+    if not summary.hadoop_jobs:
+        return "-"
+    s = max(summary.hadoop_jobs, key=lambda j: j.get("start_time") or 0)
+    maps, reduces = s.get("maps", {}), s.get("reduces", {})
+    return (f"{s.get('state', '?')} map {100 * s.get('map_progress', 0):.0f}% "
+            f"reduce {100 * s.get('reduce_progress', 0):.0f}% "
+            f"({maps.get('completed', 0)}/{maps.get('total', 0)} maps, "
+            f"{reduces.get('completed', 0)}/{reduces.get('total', 0)} reduces, "
+            f"{maps.get('failed', 0) + reduces.get('failed', 0)} failed)")
+
+
+def _elapsed(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    m, s = divmod(int(seconds), 60)
+    return f"{m // 60}:{m % 60:02d}:{s:02d}"
+
+
+@click.command("status", help="""Show your HAM jobs: Slurm state, MapReduce progress, elapsed
+time and job directory, from each job's status record and Slurm.""")
+@click.argument("job_ids", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--watch", is_flag=True, help="Refresh every 2 s until interrupted.")
+def status(job_ids: tuple[str, ...], as_json: bool, watch: bool) -> None:
+    resolved = settings.load()
+    slurm = backend(resolved)
+    while True:
+        summaries = [jobs.summarize(d, slurm, time.time())
+                     for d in jobs.job_dirs(resolved["shared_root"], list(job_ids))]
+        if job_ids and not summaries:
+            raise UsageError(f"no HAM job directory for {' '.join(job_ids)} under "
+                             f"{resolved['shared_root']}")
+        if as_json:
+            click.echo(json.dumps([s.to_json() for s in summaries], indent=1))
+        else:
+            if watch and sys.stdout.isatty():
+                click.clear()
+            click.echo(f"{'JOBID':<10} {'SLURM':<11} {'ELAPSED':>9}  PROGRESS / JOB DIRECTORY")
+            for s in summaries:
+                click.echo(f"{s.slurm_job_id:<10} {s.slurm_state:<11} {_elapsed(s.elapsed_s):>9}  "
+                           f"{_progress(s)}\n{'':<33}{s.job_dir}")
+        if not watch:
+            return
+        time.sleep(2)
+
+
+@click.command("logs", help="""List the task attempt logs of JOBID (stdout, stderr and syslog
+per attempt, named after the node it ran on), or print one attempt's logs with --attempt.""")
+@click.argument("job_id")
+@click.option("--attempt", help="Attempt id (or a unique part of it) whose logs to print.")
+def logs(job_id: str, attempt: str | None) -> None:
+    resolved = settings.load()
+    dirs = jobs.job_dirs(resolved["shared_root"], [job_id])
+    if not dirs:
+        raise UsageError(f"no HAM job directory for {job_id} under {resolved['shared_root']}")
+    files = [f for d in dirs for f in d.log_files()]
+    if attempt:
+        files = [f for f in files if attempt in f.name]
+        if not files:
+            raise UsageError(f"no logs of attempt {attempt} in job {job_id} "
+                             f"(`ham logs {job_id}` lists them)")
+        for f in files:
+            click.echo(f"==> {f} <==")
+            click.echo(f.read_text(errors="replace"), nl=False)
+        return
+    for f in files:
+        click.echo(f"{f.stat().st_size:>10}  {f}")
+
+
+@click.command("cancel", help="Cancel a HAM job (scancel): its runners stop, intermediate data "
+                              "is removed and nothing half-written is committed.")
+@click.argument("job_id")
+def cancel(job_id: str) -> None:
+    resolved = settings.load()
+    backend(resolved).cancel(job_id)
+
+
+@click.command("cleanup", help="Remove your job directories whose Slurm jobs are no longer "
+                               "pending or running.")
+@click.option("--dry-run", is_flag=True, help="List what would be removed.")
+def cleanup(dry_run: bool) -> None:
+    resolved = settings.load()
+    for jd in jobs.stale(resolved["shared_root"], backend(resolved)):
+        click.echo(f"{'would remove' if dry_run else 'removing'} {jd.path}")
+        if not dry_run:
+            jobs.remove(jd)

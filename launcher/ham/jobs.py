@@ -1,0 +1,72 @@
+"""The user's HAM jobs as seen from their job directories and Slurm (`ham status`, `logs`,
+`cleanup`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ham.jobdir import JobDir, user_root
+from ham.slurm import SlurmBackend
+
+
+@dataclass
+class JobSummary:
+    slurm_job_id: str
+    job_dir: str
+    slurm_state: str
+    hadoop_jobs: list[dict[str, Any]] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    elapsed_s: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def slurm_id_of(path: Path) -> str:
+    return path.name.split(".")[0]
+
+
+def job_dirs(shared_root: str, only: list[str] | None = None) -> list[JobDir]:
+    root = user_root(shared_root)
+    if not root.is_dir():
+        return []
+    dirs = [p for p in root.iterdir() if p.is_dir() and slurm_id_of(p).isdigit()]
+    if only:
+        dirs = [p for p in dirs if slurm_id_of(p) in only or p.name in only]
+    return [JobDir(p) for p in sorted(dirs, key=lambda p: (int(slurm_id_of(p)), p.name))]
+
+
+def read_status(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None  # being replaced right now, or not written yet
+
+
+def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:
+    record = jd.read_record()
+    info = backend.job(slurm_id_of(jd.path))
+    hadoop_jobs = [s for s in (read_status(p) for p in jd.status_files()) if s]
+    started, finished = record.get("started"), record.get("finished")
+    elapsed = (finished or now) - started if started else None
+    return JobSummary(
+        slurm_job_id=jd.path.name, job_dir=str(jd.path),
+        slurm_state=info.state if info else "GONE",
+        hadoop_jobs=hadoop_jobs, command=record.get("command", []),
+        exit_code=record.get("exit_code"), elapsed_s=elapsed)
+
+
+def stale(shared_root: str, backend: SlurmBackend) -> list[JobDir]:
+    """Job directories whose Slurm job is no longer pending or running."""
+    dirs = job_dirs(shared_root)
+    alive = backend.known_jobs(sorted({slurm_id_of(d.path) for d in dirs}))
+    return [d for d in dirs if slurm_id_of(d.path) not in alive]
+
+
+def remove(jd: JobDir) -> None:
+    shutil.rmtree(jd.path)

@@ -1,0 +1,42 @@
+"""`ham env` inside salloc: plain `hadoop jar` works from bash and from tcsh."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
+
+SCRIPTS = {
+    "bash": ('eval "$({ham} env)" && test -n "$HAM_JOB_DIR" && '
+             'hadoop jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
+             'eval "$({ham} env --cleanup)" && echo "AFTER=${{HAM_JOB_DIR:-unset}}"'),
+    "tcsh": ('eval "`{ham} env --shell tcsh`" && '
+             'hadoop jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
+             'eval "`{ham} env --shell tcsh --cleanup`" && '
+             'if (! $?HAM_JOB_DIR) echo "AFTER=unset"'),
+}
+
+
+@pytest.mark.parametrize("shell", sorted(SCRIPTS))
+def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_jars, shell):
+    expected = write_corpus(tmp_path / "in")
+    ham = f"{sys.executable} -m ham"
+    script = SCRIPTS[shell].format(ham=ham, jar=hadoop_jars["examples"], inp=tmp_path / "in",
+                                   out=tmp_path / "out")
+    argv = ["salloc", "-N", "3", shell, "-c", script] if shell == "bash" else \
+        ["salloc", "-N", "3", "tcsh", "-f", "-c", script]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=600,
+                       env={**cluster, "HAM_SHARED_ROOT": str(shared_root), "HAM_FRAMEWORK": "local",
+                            "PATH": os.environ["PATH"], "HOME": str(tmp_path)})
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    assert read_counts(tmp_path / "out") == expected
+    job_dir = next(line[7:] for line in r.stdout.splitlines() if line.startswith("JOBDIR="))
+    assert job_dir.startswith(str(shared_root))
+    assert "AFTER=unset" in r.stdout
+    # --cleanup applied retention 'logs': configuration kept, intermediate data gone.
+    assert not (Path(job_dir) / "staging").exists()
