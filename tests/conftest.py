@@ -22,7 +22,7 @@ def cluster() -> dict[str, str]:
     up = env_file.exists() and subprocess.run(
         ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
     if not up:
-        subprocess.run([str(REPO / "docker" / "cluster.sh"), "up"], check=True)
+        subprocess.run([str(REPO / "tests" / "cluster-up.sh")], check=True)
     out = subprocess.run(["bash", "-c", f". {env_file} && env -0"], check=True,
                          capture_output=True).stdout.decode()
     env = dict(line.split("=", 1) for line in out.split("\0") if "=" in line)

@@ -122,26 +122,48 @@ def check_shared_root(shared_root: str) -> Path:
     return root
 
 
-def create(shared_root: str, slurm_job_id: str, stripe_count: int, stripe_size: str) -> JobDir:
-    """Create <root>/<user>/<jobid>[.<n>] (0700) exactly once; stripe it on Lustre."""
-    root = check_shared_root(shared_root)
-    mine = user_root(str(root))
-    mine.mkdir(mode=0o700, exist_ok=True)
+def _claim_preset(preset: str | None, mine: Path, slurm_job_id: str) -> Path | None:
+    """The directory the SPANK plugin's prolog made for this job ($HAM_JOB_DIR), claimed by
+    creating its conf/ (atomic: of two `ham run` in one job, one gets it)."""
+    if not preset:
+        return None
+    path = Path(preset)
+    if path.parent != mine or path.name != slurm_job_id or path.is_symlink() or not path.is_dir():
+        return None
+    try:
+        (path / "conf").mkdir(mode=0o700)
+    except FileExistsError:
+        return None
+    return path
+
+
+def _make_unique(mine: Path, slurm_job_id: str) -> Path:
     for n in range(1000):
         path = mine / (slurm_job_id if n == 0 else f"{slurm_job_id}.{n}")
         try:
             path.mkdir(mode=0o700)  # atomic: two `ham run` in one allocation get different dirs
         except FileExistsError:
             continue
-        break
-    else:
-        raise EnvironmentProblem(f"more than 1000 job directories for job {slurm_job_id} in {mine}")
+        (path / "conf").mkdir(mode=0o700)
+        return path
+    raise EnvironmentProblem(f"more than 1000 job directories for job {slurm_job_id} in {mine}: "
+                             f"run `ham cleanup`")
+
+
+def create(shared_root: str, slurm_job_id: str, stripe_count: int, stripe_size: str,
+           preset: str | None = None) -> JobDir:
+    """Create <root>/<user>/<jobid>[.<n>] (0700) exactly once; stripe it on Lustre.
+    preset is $HAM_JOB_DIR: a directory the SPANK plugin made for the job is used as is."""
+    root = check_shared_root(shared_root)
+    mine = user_root(str(root))
+    mine.mkdir(mode=0o700, exist_ok=True)
+    path = _claim_preset(preset, mine, slurm_job_id) or _make_unique(mine, slurm_job_id)
     os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
     if is_lustre(path):
         proc.run(["lfs", "setstripe", "-c", str(stripe_count), "-S", stripe_size, str(path)],
                  hint="check stripe_count / stripe_size")
     jobdir = JobDir(path)
-    for sub in (jobdir.conf, jobdir.bin, jobdir.staging, jobdir.tmp, jobdir.local, jobdir.jobs):
-        sub.mkdir(mode=0o700)
-    log.debug("created job directory %s", path)
+    for sub in (jobdir.bin, jobdir.staging, jobdir.tmp, jobdir.local, jobdir.jobs):
+        sub.mkdir(mode=0o700, exist_ok=True)
+    log.debug("job directory %s", path)
     return jobdir

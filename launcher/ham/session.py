@@ -58,7 +58,7 @@ def prepare(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
-                        settings["stripe_size"])
+                        settings["stripe_size"], preset=env.get("HAM_JOB_DIR"))
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, backend, env),
         java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),

@@ -1,0 +1,184 @@
+/* See ham_dirs.h for the contracts. */
+#define _GNU_SOURCE
+#include "ham_dirs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fts.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const INTERMEDIATE[] = {"staging", "tmp", "local", NULL};
+static const char *const PER_HADOOP_JOB[] = {"intermediate", "work", NULL};
+
+int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
+{
+    if (root[0] != '/' || user[0] == '\0' || strchr(user, '/') || strcmp(user, "..") == 0 ||
+        strcmp(user, ".") == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    int n = snprintf(buf, len, "%s/%s/%u", root, user, jobid);
+    if (n < 0 || (size_t)n >= len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+/* mkdir path 0700 owned by uid:gid; an existing real directory owned by uid is fine. */
+static int make_private_dir(const char *path, uid_t uid, gid_t gid)
+{
+    if (mkdir(path, 0700) == 0) {
+        if (chown(path, uid, gid) != 0 || chmod(path, 0700) != 0)
+            return -1;
+        return 0;
+    }
+    if (errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != uid) {
+        errno = EEXIST;  /* a symlink, a file, or someone else's directory: refuse */
+        return -1;
+    }
+    return 0;
+}
+
+int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t uid, gid_t gid)
+{
+    char path[4096];
+    struct stat st;
+    if (stat(root, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    if (ham_job_dir_path(path, sizeof(path), root, user, jobid) != 0)
+        return -1;
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    if (make_private_dir(path, uid, gid) != 0)
+        return -1;
+    *slash = '/';
+    return make_private_dir(path, uid, gid);
+}
+
+/* rm -r of path: physical walk, one file system, nothing outside root. */
+static int remove_tree(const char *root, const char *path)
+{
+    size_t rootlen = strlen(root);
+    if (strncmp(path, root, rootlen) != 0 || path[rootlen] != '/' || strstr(path, "/../")) {
+        errno = EPERM;
+        return -1;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;  /* a symlink where a directory should be: leave it alone */
+        return -1;
+    }
+    char *const paths[] = {(char *)path, NULL};
+    FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_XDEV | FTS_NOCHDIR, NULL);
+    if (fts == NULL)
+        return -1;
+    int rc = 0;
+    FTSENT *e;
+    while ((e = fts_read(fts)) != NULL) {
+        switch (e->fts_info) {
+        case FTS_DP:
+            if (rmdir(e->fts_accpath) != 0 && errno != ENOENT)
+                rc = -1;
+            break;
+        case FTS_F: case FTS_SL: case FTS_SLNONE: case FTS_DEFAULT:
+            if (unlink(e->fts_accpath) != 0 && errno != ENOENT)
+                rc = -1;
+            break;
+        case FTS_DNR: case FTS_ERR: case FTS_NS:
+            errno = e->fts_errno;
+            rc = -1;
+            break;
+        default:
+            break;
+        }
+    }
+    int saved = errno;
+    fts_close(fts);
+    errno = saved;
+    return rc;
+}
+
+static int clean_one(const char *root, const char *jobdir)
+{
+    char path[4096];
+    for (const char *const *n = INTERMEDIATE; *n; n++) {
+        if (snprintf(path, sizeof(path), "%s/%s", jobdir, *n) >= (int)sizeof(path)) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        if (remove_tree(root, path) != 0)
+            return -1;
+    }
+    if (snprintf(path, sizeof(path), "%s/jobs", jobdir) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    DIR *d = opendir(path);
+    if (d == NULL)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *de;
+    int rc = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        for (const char *const *n = PER_HADOOP_JOB; *n; n++) {
+            char sub[4096];
+            if (snprintf(sub, sizeof(sub), "%s/%s/%s", path, de->d_name, *n) >= (int)sizeof(sub) ||
+                remove_tree(root, sub) != 0)
+                rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
+{
+    char userdir[4096], prefix[32];
+    if (ham_job_dir_path(userdir, sizeof(userdir), root, user, jobid) != 0)
+        return -1;
+    *strrchr(userdir, '/') = '\0';
+    int plen = snprintf(prefix, sizeof(prefix), "%u", jobid);
+    DIR *d = opendir(userdir);
+    if (d == NULL)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *de;
+    int cleaned = 0, rc = 0;
+    while ((de = readdir(d)) != NULL) {
+        /* "<jobid>" or "<jobid>.<n>" only */
+        if (strncmp(de->d_name, prefix, (size_t)plen) != 0 ||
+            (de->d_name[plen] != '\0' && de->d_name[plen] != '.'))
+            continue;
+        char jobdir[4096];
+        if (snprintf(jobdir, sizeof(jobdir), "%s/%s", userdir, de->d_name) >= (int)sizeof(jobdir)) {
+            rc = -1;
+            continue;
+        }
+        struct stat st;
+        if (lstat(jobdir, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;  /* never follow a symlinked job directory */
+        if (clean_one(root, jobdir) != 0)
+            rc = -1;
+        else
+            cleaned++;
+    }
+    closedir(d);
+    return rc == 0 ? cleaned : -1;
+}

@@ -1,0 +1,27 @@
+/* Per-job directory logic of the HAM SPANK plugin, apart from the SPANK glue so that it can be
+ * unit-tested without Slurm (test_ham_dirs.c). Layout, as created by `ham run`:
+ *     <root>/<user>/<jobid>[.<n>]/{conf,bin,staging,tmp,local,jobs/<id>/{logs,intermediate,work}}
+ */
+#ifndef HAM_DIRS_H
+#define HAM_DIRS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Write "<root>/<user>/<jobid>" into buf (size len). Returns 0, or -1 with errno=ENAMETOOLONG
+ * when it does not fit, or errno=EINVAL when root is not absolute or user contains '/'. */
+int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid);
+
+/* Create <root>/<user> (mode 0700, owned by uid:gid) if missing, then the job directory itself
+ * (mode 0700, owned by uid:gid). An existing job directory is accepted if it is a real
+ * directory (not a symlink) owned by uid. Returns 0, or -1 with errno set. */
+int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t uid, gid_t gid);
+
+/* Remove the intermediate data (staging, tmp, local, jobs/ * /intermediate, jobs/ * /work) of
+ * every directory <root>/<user>/<jobid> and <root>/<user>/<jobid>.<n>; keeps logs, conf and
+ * records. Never follows symlinks, never leaves the file system of the job directory, and
+ * refuses any path that is not under root. Returns the number of directories trees removed,
+ * or -1 with errno set on the first failure. */
+int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);
+
+#endif

@@ -1,0 +1,11 @@
+#!/bin/bash
+# Start the test cluster the way the tests expect it: 3 nodes in namespaces, with HAM's SPANK
+# plugin loaded (it only acts on jobs that ask for --ham). Used by tests/run.sh and conftest.py.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
+make -s -C "$REPO/slurm-plugins" ham_spank.so
+mkdir -p "$DIR" /var/tmp/ham-spank-root
+chmod 1777 /var/tmp/ham-spank-root
+echo "required $REPO/slurm-plugins/ham_spank.so root=/var/tmp/ham-spank-root" > "$DIR/plugstack.conf"
+exec "$REPO/docker/cluster.sh" up --plugstack "$DIR/plugstack.conf" "$@"

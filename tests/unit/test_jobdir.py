@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from ham import jobdir
+from ham.errors import EnvironmentProblem
+
+
+def test_create_private_and_unique(tmp_path):
+    a = jobdir.create(str(tmp_path), "42", 1, "4M")
+    b = jobdir.create(str(tmp_path), "42", 1, "4M")
+    assert a.path.name == "42" and b.path.name == "42.1"
+    assert a.path.stat().st_mode & 0o777 == 0o700
+    assert a.conf.is_dir() and a.staging.is_dir()
+
+
+def test_adopts_spank_directory_once(tmp_path):
+    user_dir = jobdir.user_root(str(tmp_path))
+    (user_dir / "7").mkdir(parents=True)
+    a = jobdir.create(str(tmp_path), "7", 1, "4M", preset=str(user_dir / "7"))
+    b = jobdir.create(str(tmp_path), "7", 1, "4M", preset=str(user_dir / "7"))
+    assert a.path == user_dir / "7" and b.path == user_dir / "7.1"
+
+
+def test_ignores_foreign_preset(tmp_path):
+    elsewhere = tmp_path / "elsewhere" / "7"
+    elsewhere.mkdir(parents=True)
+    (tmp_path / "root").mkdir()
+    a = jobdir.create(str(tmp_path / "root"), "7", 1, "4M", preset=str(elsewhere))
+    assert a.path.parent.parent == tmp_path / "root"
+
+
+def test_retention(tmp_path):
+    jd = jobdir.create(str(tmp_path), "1", 1, "4M")
+    (jd.hadoop_job("job_1") / "logs").mkdir(parents=True)
+    (jd.hadoop_job("job_1") / "intermediate").mkdir()
+    jd.clean("logs")
+    assert not jd.staging.exists() and not (jd.hadoop_job("job_1") / "intermediate").exists()
+    assert (jd.hadoop_job("job_1") / "logs").exists() and jd.conf.exists()
+    jd.clean("none")
+    assert not jd.path.exists()
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+def test_bad_shared_root(tmp_path, kind):
+    root = tmp_path / "root"
+    if kind == "file":
+        root.write_text("")
+    with pytest.raises(EnvironmentProblem, match=str(root)):
+        jobdir.create(str(root), "1", 1, "4M")
+    assert os.listdir(tmp_path) == ([] if kind == "missing" else ["root"])
