@@ -18,6 +18,24 @@ _env = jinja2.Environment(
 # Every value that lands in XML goes through |xml, every value in a shell line through |shquote.
 _env.filters["xml"] = lambda v: escape(str(v), {'"': "&quot;", "'": "&apos;"})
 _env.filters["shquote"] = lambda v: shlex.quote(str(v))
+
+
+def luaquote(value: object) -> str:
+    """A Lua double-quoted string literal that evaluates to exactly value."""
+    out = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{out}"'
+
+
+def tclquote(value: object) -> str:
+    """A Tcl double-quoted word that evaluates to exactly value (no $var, no [command])."""
+    out = str(value)
+    for ch in "\\$[]\"":
+        out = out.replace(ch, "\\" + ch)
+    return '"' + out.replace("\n", "\\n") + '"'
+
+
+_env.filters["luaquote"] = luaquote
+_env.filters["tclquote"] = tclquote
 _env.filters["shjoin"] = lambda v: shlex.join([str(x) for x in v])
 
 

@@ -7,6 +7,7 @@ import json
 import click
 
 from ham import settings as settings_mod
+from ham import sitedoc
 
 
 @click.group("config", help="Inspect HAM's settings.")
@@ -27,3 +28,15 @@ def show(as_json: bool) -> None:
     for key in resolved:
         value = resolved[key]
         click.echo(f"{key:<{width}}  {json.dumps(value):<40}  {resolved.source(key)}")
+
+
+@command.command("template", help="Print a site settings file documenting every setting "
+                                  "(all commented out, with defaults).")
+def template() -> None:
+    click.echo(sitedoc.site_template(), nl=False)
+
+
+@command.command("reference", help="Print the settings reference as a Markdown table "
+                                   "(the one in README.md).")
+def reference() -> None:
+    click.echo(sitedoc.reference_table(), nl=False)

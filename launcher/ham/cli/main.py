@@ -45,9 +45,10 @@ def cli(verbose: int) -> None:
 
 
 def _register() -> None:
-    from ham.cli import config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd, status_cmd, submit_cmd
+    from ham.cli import (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd,
+                         status_cmd, submit_cmd)
 
-    for module in (config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd, submit_cmd):
+    for module in (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd, submit_cmd):
         cli.add_command(module.command)
     for cmd in (status_cmd.status, status_cmd.logs, status_cmd.cancel, status_cmd.cleanup):
         cli.add_command(cmd)

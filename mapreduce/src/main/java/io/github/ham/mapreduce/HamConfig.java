@@ -1,0 +1,63 @@
+package io.github.ham.mapreduce;
+
+/**
+ * Configuration keys shared by the HAM launcher (which renders them into mapred-site.xml)
+ * and the Java runtime. Every key the runtime reads is defined here, with its default.
+ */
+public final class HamConfig {
+  /** Value of mapreduce.framework.name that selects HAM. */
+  public static final String FRAMEWORK_NAME = "ham";
+
+  /** Absolute per-job directory on the shared file system. */
+  public static final String JOB_DIR = "ham.job.dir";
+  /** Address runners connect to (an IP reachable from the compute nodes). */
+  public static final String DRIVER_HOST = "ham.driver.host";
+  /** Address the umbilical server binds to. */
+  public static final String DRIVER_BIND_HOST = "ham.driver.bind.host";
+  public static final String DEFAULT_DRIVER_BIND_HOST = "0.0.0.0";
+  /** Java executable for the runner JVMs. */
+  public static final String RUNNER_JAVA = "ham.runner.java";
+  /** Class path of the runner JVMs (conf dir, HAM jar, Hadoop lib/*). */
+  public static final String RUNNER_CLASSPATH = "ham.runner.classpath";
+  public static final String RUNNER_JAVA_OPTS = "ham.runner.java.opts";
+  public static final String DEFAULT_RUNNER_JAVA_OPTS =
+      "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+  /** srun executable. */
+  public static final String SRUN = "ham.srun";
+  public static final String DEFAULT_SRUN = "srun";
+  /** Runners per node; 0 = from the allocation's CPUs and the tasks' vcores. */
+  public static final String RUNNERS_PER_NODE = "ham.runners.per.node";
+  /** "srun" (default) or "local": spawn runner JVMs as local processes (developer testing). */
+  public static final String LAUNCHER = "ham.launcher";
+  public static final String LAUNCHER_SRUN = "srun";
+  public static final String LAUNCHER_LOCAL = "local";
+  /** Number of runner JVMs for the local launcher; 0 = same rule as per node. */
+  public static final String LOCAL_RUNNERS = "ham.local.runners";
+  /** How many times the runners are relaunched when none is left. */
+  public static final String MAX_RUNNER_LAUNCHES = "ham.runner.max.relaunches";
+  public static final int DEFAULT_MAX_RUNNER_LAUNCHES = 3;
+  /** An attempt with no contact (status or ping) for this long is considered lost. */
+  public static final String HEARTBEAT_TIMEOUT_MS = "ham.heartbeat.timeout.ms";
+  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000L;
+  /** A runner exits when it cannot reach the driver for this long. */
+  public static final String RUNNER_DRIVER_TIMEOUT_MS = "ham.runner.driver.timeout.ms";
+  public static final long DEFAULT_RUNNER_DRIVER_TIMEOUT_MS = 10_000L;
+  /** Seconds to wait for the runner step to exit at job end before killing it. */
+  public static final String STEP_EXIT_WAIT_MS = "ham.step.exit.wait.ms";
+  public static final long DEFAULT_STEP_EXIT_WAIT_MS = 5_000L;
+  /** Keep intermediate data and work directories after the job (debugging). */
+  public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
+  /** Minimum interval between two writes of status.json. */
+  public static final long STATUS_INTERVAL_MS = 2_000L;
+
+  /** Set per attempt in the task's configuration: where its map output goes. */
+  public static final String TASK_OUTPUT_DIR = "ham.task.output.dir";
+
+  /** Environment: the job token (Token.encodeToUrlString), never on the command line. */
+  public static final String ENV_JOB_TOKEN = "HAM_JOB_TOKEN";
+  /** Environment: the per-job runtime directory (jobs/&lt;jobid&gt;). */
+  public static final String ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR";
+
+  private HamConfig() {
+  }
+}

@@ -1,0 +1,277 @@
+package io.github.ham.mapreduce;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.security.PrivilegedExceptionAction;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.mapred.HamBridge;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.JvmTask;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.ReduceTask;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.TokenCache;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.StringUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task runner JVM (one per slot, started by the driver's srun step): asks the driver for a
+ * task, runs the stock MapTask/ReduceTask, repeats; exits when told, or when the driver has
+ * been unreachable for ham.runner.driver.timeout.ms. Its working directory (the srun wrapper
+ * cd's there) is private to it and holds the current attempt's cache links.
+ * <p>Usage: {@code TaskRunner <driverHost> <port> <jobId>}; the job token comes in
+ * {@code $HAM_JOB_TOKEN}, the job's runtime directory in {@code $HAM_JOB_RUNTIME_DIR}.
+ */
+public final class TaskRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+
+  private final TaskUmbilicalProtocol umbilical;
+  private final Token<JobTokenIdentifier> token;
+  private final Credentials credentials = new Credentials();
+  private final JobDirs dirs;
+  private final File workDir;
+  private final String host;
+  private final String runnerId;
+  private final org.apache.hadoop.mapred.JobID jobId;
+  private final long pid;
+  private final long driverTimeoutMs;
+  private UserGroupInformation taskUser;
+
+  private TaskRunner(TaskUmbilicalProtocol umbilical, Token<JobTokenIdentifier> token,
+      JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
+    this.umbilical = umbilical;
+    this.token = token;
+    this.dirs = dirs;
+    this.driverTimeoutMs = driverTimeoutMs;
+    TokenCache.setJobToken(token, credentials);
+    this.workDir = new File(".").getCanonicalFile();
+    String h = InetAddress.getLocalHost().getHostName();
+    this.host = h.contains(".") && !Character.isDigit(h.charAt(0)) ? h.substring(0, h.indexOf('.'))
+        : h;
+    this.pid = ProcessHandle.current().pid();
+    this.runnerId = host + "/" + workDir.getName() + "/" + pid;
+    this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) {
+      System.err.println("Usage: TaskRunner <driverHost> <port> <jobId>");
+      System.exit(2);
+    }
+    // Whatever way this JVM ends (System.exit from a task included), take the task's
+    // subprocesses (streaming scripts) with it.
+    Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly)));
+    int code = 0;
+    try {
+      code = run(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
+    } catch (Throwable t) {
+      LOG.error("Task runner failed", t);
+      code = 1;
+    }
+    System.exit(code);
+  }
+
+  private static int run(String driverHost, int port, JobID jobId) throws Exception {
+    configureConsoleLogging();
+    JobConf conf = new JobConf();
+    // Give up on an unreachable driver quickly: the runner must exit within ~10-20 s.
+    conf.setInt("ipc.client.connect.max.retries", 1);
+    conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
+    conf.setInt("ipc.client.connect.retry.interval", 1000);
+    conf.setInt("ipc.client.connect.timeout", 5000);
+    conf.setInt("ipc.client.rpc-timeout.ms", 20000);
+    conf.setBoolean("ipc.client.tcpnodelay", true);
+    UserGroupInformation.setConfiguration(conf);
+    SecurityUtil.setConfiguration(conf);
+    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
+    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
+    if (encoded == null || runtimeDir == null) {
+      throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
+          + " must be set in the environment");
+    }
+    Token<JobTokenIdentifier> token = new Token<>();
+    token.decodeFromUrlString(encoded);
+    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, port);
+    SecurityUtil.setTokenService(token, address);
+    UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
+    owner.addToken(token);
+    TaskUmbilicalProtocol umbilical = owner.doAs(
+        (PrivilegedExceptionAction<TaskUmbilicalProtocol>) () -> RPC.getProxy(
+            TaskUmbilicalProtocol.class, TaskUmbilicalProtocol.versionID, address, conf));
+    try {
+      TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
+          jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
+              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
+      return runner.loop();
+    } finally {
+      RPC.stopProxy(umbilical);
+    }
+  }
+
+  private static void configureConsoleLogging() {
+    org.apache.log4j.Logger root = org.apache.log4j.Logger.getRootLogger();
+    if (!root.getAllAppenders().hasMoreElements()) {
+      root.addAppender(new org.apache.log4j.ConsoleAppender(
+          new org.apache.log4j.PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
+          org.apache.log4j.ConsoleAppender.SYSTEM_ERR));
+      root.setLevel(org.apache.log4j.Level.INFO);
+    }
+  }
+
+  private int loop() throws InterruptedException {
+    LOG.info("Task runner {} started", runnerId);
+    long lastContact = System.currentTimeMillis();
+    int idle = 0;
+    while (true) {
+      JvmTask next;
+      try {
+        next = HamBridge.getTask(umbilical, jobId, pid, runnerId);
+        lastContact = System.currentTimeMillis();
+      } catch (IOException e) {
+        long silent = System.currentTimeMillis() - lastContact;
+        if (silent > driverTimeoutMs) {
+          LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
+          return 3;
+        }
+        Thread.sleep(1000);
+        continue;
+      }
+      if (next != null && next.shouldDie()) {
+        LOG.info("Driver has no more work; exiting");
+        return 0;
+      }
+      if (next == null || next.getTask() == null) {
+        Thread.sleep(Math.min(1000, 100L * (1 + idle++)));
+        continue;
+      }
+      idle = 0;
+      runTask(next.getTask());
+      lastContact = System.currentTimeMillis();
+    }
+  }
+
+  private void runTask(Task task) {
+    TaskAttemptID attempt = task.getTaskID();
+    LOG.info("Running {}", attempt);
+    ClassLoader saved = Thread.currentThread().getContextClassLoader();
+    URLClassLoader loader = null;
+    AttemptLogs logs = null;
+    try {
+      FileUtil.fullyDeleteContents(workDir);
+      logs = new AttemptLogs(dirs, attempt.toString(), host);
+      JobConf job = new JobConf(task.getJobFile());
+      JobResources resources = new JobResources(job, dirs);
+      loader = new URLClassLoader(resources.classPath(workDir), TaskRunner.class.getClassLoader());
+      Thread.currentThread().setContextClassLoader(loader);
+      job.setClassLoader(loader);
+      configure(job, task, resources);
+      final JobConf taskConf = job;
+      user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
+        task.run(taskConf, umbilical);
+        return null;
+      });
+      LOG.info("Finished {}", attempt);
+    } catch (Throwable t) {
+      LOG.warn("Attempt {} failed", attempt, t);
+      String trace = StringUtils.stringifyException(t);
+      if (logs != null) {
+        System.err.println(trace);
+      }
+      try {
+        HamBridge.taskCleanup(task, umbilical);
+      } catch (Throwable e) {
+        LOG.info("Cleanup of {} failed: {}", attempt, e.toString());
+      }
+      try {
+        umbilical.fatalError(attempt, trace, false);
+      } catch (IOException e) {
+        LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
+      }
+    } finally {
+      if (logs != null) {
+        logs.close();
+      }
+      Thread.currentThread().setContextClassLoader(saved);
+      if (loader != null) {
+        try {
+          loader.close();
+        } catch (IOException e) {
+          LOG.debug("Closing the class loader of {}", attempt, e);
+        }
+      }
+    }
+  }
+
+  private UserGroupInformation user(String name) {
+    if (taskUser == null) {
+      taskUser = UserGroupInformation.createRemoteUser(name == null ? "ham" : name);
+      taskUser.addCredentials(credentials);
+    }
+    return taskUser;
+  }
+
+  /** The task's configuration, as YarnChild.configureTask builds it for a container. */
+  private void configure(JobConf job, Task task, JobResources resources) throws IOException {
+    String attempt = task.getTaskID().toString();
+    job.setCredentials(credentials);
+    job.setBoolean("ipc.client.tcpnodelay", true);
+    job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
+        MapOutputFile.class);
+    File output = dirs.attemptOutput(attempt);
+    Files.createDirectories(output.toPath());
+    job.set(HamConfig.TASK_OUTPUT_DIR, output.getAbsolutePath());
+    job.set(MRConfig.LOCAL_DIR, new File(output, "local").getAbsolutePath());
+    job.set(MRJobConfig.JOB_LOCAL_DIR, workDir.getAbsolutePath());
+    if (HamBridge.userOf(task) != null) {
+      job.setUser(HamBridge.userOf(task));
+    }
+    task.setJobTokenSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.setShuffleSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.localizeConfiguration(job);
+    resources.link(workDir);
+    resources.setLocalCachePaths(job, workDir);
+    if (task instanceof ReduceTask) {
+      ((ReduceTask) task).setLocalMapFiles(mapFiles(HamBridge.mapAttemptsOf(task), job));
+    }
+    File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
+    try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
+      job.writeXml(out);
+    }
+    task.setJobFile(localJobFile.getAbsolutePath());
+    task.setConf(job);
+  }
+
+  private Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job) {
+    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    for (String a : StringUtils.getTrimmedStrings(attempts)) {
+      TaskAttemptID id = TaskAttemptID.forName(a);
+      files.put(id, new SharedMapOutputFile(
+          new Path(dirs.attemptOutput(a).getAbsolutePath()), job));
+    }
+    return files;
+  }
+}

@@ -1,0 +1,71 @@
+package org.apache.hadoop.mapred;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
+
+/**
+ * HAM bridge: the few package-private Hadoop members the HAM runtime needs (Task.setUser,
+ * Task extra data, JvmContext, the JobStatus setters). Everything else lives in
+ * io.github.ham.mapreduce.
+ */
+public final class HamBridge {
+  private HamBridge() {
+  }
+
+  public static MapTask newMapTask(String jobFile, TaskAttemptID id, int partition,
+      TaskSplitIndex split, String user) {
+    MapTask task = new MapTask(jobFile, id, partition, split, 1);
+    task.setUser(user);
+    return task;
+  }
+
+  /** A reduce task; {@code mapAttempts} lists the successful map attempts, in map order. */
+  public static ReduceTask newReduceTask(String jobFile, TaskAttemptID id, int partition,
+      int numMaps, String user, String mapAttempts) {
+    ReduceTask task = new ReduceTask(jobFile, id, partition, numMaps, 1);
+    task.setUser(user);
+    task.setExtraData(new BytesWritable(mapAttempts.getBytes(StandardCharsets.UTF_8)));
+    return task;
+  }
+
+  /** The successful map attempts a reduce task was given by the driver. */
+  public static String mapAttemptsOf(Task task) {
+    BytesWritable data = task.getExtraData();
+    return new String(data.getBytes(), 0, data.getLength(), StandardCharsets.UTF_8);
+  }
+
+  /** Runner side: asks the driver for a task; {@code runnerId} identifies this runner. */
+  public static JvmTask getTask(TaskUmbilicalProtocol umbilical, JobID jobId, long jvmNumber,
+      String runnerId) throws IOException {
+    return umbilical.getTask(new JvmContext(new JVMId(jobId, true, jvmNumber), runnerId));
+  }
+
+  public static String userOf(Task task) {
+    return task.getUser();
+  }
+
+  /** Runs the task's cleanup (output committer abortTask) after a failure. */
+  public static void taskCleanup(Task task, TaskUmbilicalProtocol umbilical)
+      throws IOException {
+    task.taskCleanup(umbilical);
+  }
+
+  /** A JobStatus with the fields the client prints. */
+  public static JobStatus jobStatus(JobID id, float setup, float map, float reduce,
+      float cleanup, int runState, String user, String name, String jobFile, long start,
+      long finish, String failureInfo) {
+    JobStatus status = new JobStatus(id, setup, map, reduce, cleanup, runState,
+        JobPriority.NORMAL, user, name, jobFile, "");
+    status.setStartTime(start);
+    if (finish > 0) {
+      status.setFinishTime(finish);
+    }
+    if (failureInfo != null) {
+      status.setFailureInfo(failureInfo);
+    }
+    return status;
+  }
+}
