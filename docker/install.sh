@@ -17,10 +17,21 @@ command -v mvn >/dev/null || missing="$missing maven"
 python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
 command -v gcc >/dev/null || missing="$missing gcc"
 command -v tcsh >/dev/null || missing="$missing tcsh"  # `ham env --shell csh` is tested
+# Modulefiles are tested with both module systems: Environment Modules (Tcl) installed, and
+# Lmod (which conflicts with it as a package) unpacked into /opt/ham-lmod with its Lua deps.
+command -v modulecmd >/dev/null || missing="$missing environment-modules"
+dpkg -s lua-posix lua-filesystem lua-json lua-term lua5.3 >/dev/null 2>&1 ||
+    missing="$missing lua-posix lua-filesystem lua-json lua-term lua5.3"
 if [ -n "$missing" ]; then
     log "installing$missing"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+fi
+
+if ! ls /opt/ham-lmod/usr/share/lmod/*/libexec/lmod >/dev/null 2>&1; then
+    tmp=$(mktemp -d)
+    (cd "$tmp" && apt-get download lmod >/dev/null && dpkg -x lmod_*.deb /opt/ham-lmod)
+    rm -rf "$tmp"
 fi
 
 if [ ! -x "$REPO/.venv/bin/python" ]; then

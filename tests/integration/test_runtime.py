@@ -1,0 +1,135 @@
+"""The YARN-less runtime on the 3-node cluster: unmodified `hadoop jar` jobs through `ham run`
+inside an allocation give output byte-identical to Hadoop's local runner, spread over all nodes.
+
+All reference jobs run in one local-runner script and all HAM jobs in one allocation, to keep
+the suite fast; each test then checks one job."""
+
+from __future__ import annotations
+
+import filecmp
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DIST
+
+LIB = DIST / "lib"
+EXAMPLES = next(LIB.glob("hadoop-mapreduce-examples-*.jar"), None)
+STREAMING = next(LIB.glob("hadoop-streaming-*.jar"), None)
+JOBCLIENT_TESTS = next(LIB.glob("hadoop-mapreduce-client-jobclient-*-tests.jar"), None)
+
+MAPPER = """#!/usr/bin/env python3
+import sys
+for line in sys.stdin:
+    for word in line.split():
+        print(f"{word}\\t1")
+"""
+REDUCER = """#!/usr/bin/env python3
+import sys
+current, total = None, 0
+for line in sys.stdin:
+    word, n = line.rstrip("\\n").split("\\t")
+    if word != current and current is not None:
+        print(f"{current}\\t{total}")
+        total = 0
+    current = word
+    total += int(n)
+if current is not None:
+    print(f"{current}\\t{total}")
+"""
+
+
+def jobs_script(data: Path, out: Path, hadoop: str = "command hadoop") -> str:
+    """The same jobs for the local runner and for HAM; only `hadoop` and the output differ."""
+    return textwrap.dedent(f"""\
+        set -e
+        hadoop() {{ {hadoop} "$@"; }}
+        cd {data}
+        hadoop jar {EXAMPLES} wordcount -D mapreduce.job.reduces=3 {data}/text {out}/wordcount
+        hadoop jar {EXAMPLES} grep {data}/text {out}/grep 'w1[0-9]*'
+        hadoop jar {EXAMPLES} teragen -D mapreduce.job.maps=4 20000 {out}/teragen
+        hadoop jar {EXAMPLES} terasort -D mapreduce.job.reduces=3 {out}/teragen {out}/terasort
+        hadoop jar {EXAMPLES} teravalidate {out}/terasort {out}/teravalidate
+        hadoop jar {EXAMPLES} pi 4 1000 > {out}/pi.txt
+        hadoop jar {STREAMING} -files mapper.py,reducer.py -D mapreduce.job.reduces=2 \\
+            -mapper 'python3 mapper.py' -reducer 'python3 reducer.py' \\
+            -input {data}/text -output {out}/streaming
+        hadoop jar {JOBCLIENT_TESTS} sleep -m 100 -r 1 -mt 1 -rt 1
+        hadoop jar {JOBCLIENT_TESTS} TestDFSIO -D test.build.data={out}/dfsio -write -nrFiles 3 -size 2MB
+        hadoop jar {JOBCLIENT_TESTS} TestDFSIO -D test.build.data={out}/dfsio -read -nrFiles 3 -size 2MB
+        """)
+
+
+@pytest.fixture(scope="module")
+def runs(cluster, tmp_path_factory):
+    base = tmp_path_factory.mktemp("runtime")
+    data = base / "data"
+    (data / "text").mkdir(parents=True)
+    for i in range(4):
+        words = [f"w{(i * 13 + j * j) % 37}" for j in range(3000)]
+        (data / "text" / f"f{i}.txt").write_text("\n".join(" ".join(words[k:k + 10])
+                                                          for k in range(0, len(words), 10)) + "\n")
+    (data / "mapper.py").write_text(MAPPER)
+    (data / "reducer.py").write_text(REDUCER)
+    shared = base / "shared"
+    shared.mkdir()
+    env = {**cluster, "HAM_SHARED_ROOT": str(shared)}
+    # Reference: Hadoop's local runner, through the bundled client with no HADOOP_CONF_DIR.
+    ref = base / "local"
+    local_env = {k: v for k, v in env.items() if k != "HADOOP_CONF_DIR"}
+    r = subprocess.run(["bash", "-c", jobs_script(data, ref, f"{sys.executable} -m ham hadoop")],
+                       env=local_env, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ham_out = base / "ham"
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--",
+                        "bash", "-c", jobs_script(data, ham_out)],
+                       env=env, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-5000:]
+    return {"local": ref, "ham": ham_out, "log": r.stderr, "shared": shared}
+
+
+def same_tree(a: Path, b: Path) -> None:
+    names = sorted(p.name for p in a.iterdir() if p.name.startswith("part-"))
+    assert names, f"no part files in {a}"
+    assert names == sorted(p.name for p in b.iterdir() if p.name.startswith("part-"))
+    for name in names:
+        assert filecmp.cmp(a / name, b / name, shallow=False), f"{name} differs"
+    assert (b / "_SUCCESS").exists()
+
+
+@pytest.mark.parametrize("job", ["wordcount", "grep", "teragen", "terasort", "streaming"])
+def test_output_identical_to_local_runner(runs, job):
+    same_tree(runs["local"] / job, runs["ham"] / job)
+
+
+def test_teravalidate_checksum_matches(runs):
+    same_tree(runs["local"] / "teravalidate", runs["ham"] / "teravalidate")
+    text = (runs["ham"] / "teravalidate" / "part-r-00000").read_text()
+    assert "checksum" in text and "error" not in text
+
+
+def test_pi_estimate_matches(runs):
+    def estimate(path: Path) -> str:
+        return next(line for line in path.read_text().splitlines() if "Estimated value" in line)
+    assert estimate(runs["local"] / "pi.txt") == estimate(runs["ham"] / "pi.txt")
+
+
+def test_client_output_looks_like_yarn(runs):
+    log = runs["log"]
+    assert "map 0% reduce 0%" in log and "map 100% reduce 100%" in log
+    assert "Launched map tasks=100" in log  # the sleep job: 100 maps, no JVM start per task
+    assert "Job Counters" in log
+
+
+def test_tasks_ran_on_all_three_nodes_with_logs(runs):
+    logs = list(runs["shared"].glob("*/*/jobs/*/logs/attempt_*.syslog"))
+    nodes = {p.name.split(".")[1] for p in logs}
+    assert nodes == {"node1", "node2", "node3"}
+
+
+def test_testdfsio_read_and_write(runs):
+    for mode in ("write", "read"):
+        assert f"TestDFSIO ----- : {mode}" in runs["log"]

@@ -1,0 +1,125 @@
+"""Retries, failure, a runner SIGKILLed mid-task, the client SIGKILLed: on the real cluster."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
+
+# Fails its first attempt (streaming exports the job conf with '.' as '_').
+FLAKY = MAPPER.replace("import sys\n", "import os, sys\n"
+                       "if os.environ['mapreduce_task_attempt_id'].endswith('_0'):\n"
+                       "    sys.exit('first attempt fails on purpose')\n", 1)
+BROKEN = "#!/usr/bin/env python3\nimport sys\nsys.exit('this mapper always fails')\n"
+SLOW = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(12)\n", 1)
+
+
+def setup_data(tmp_path: Path, mapper: str) -> Path:
+    (tmp_path / "in").mkdir()
+    for i in range(3):
+        (tmp_path / "in" / f"f{i}").write_text(" ".join(f"w{j % 11}" for j in range(500 + i)) + "\n")
+    (tmp_path / "mapper.py").write_text(mapper)
+    (tmp_path / "reducer.py").write_text(REDUCER)
+    return tmp_path
+
+
+def streaming_cmd(d: Path, out: str, *extra: str) -> list[str]:
+    return ["hadoop", "jar", str(STREAMING), *extra, "-files", "mapper.py,reducer.py",
+            "-mapper", "python3 mapper.py", "-reducer", "python3 reducer.py",
+            "-input", str(d / "in"), "-output", str(d / out)]
+
+
+def expected_counts(d: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for f in (d / "in").iterdir():
+        for w in f.read_text().split():
+            counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def output_counts(out: Path) -> dict[str, int]:
+    counts = {}
+    for part in sorted(out.glob("part-*")):
+        for line in part.read_text().splitlines():
+            w, n = line.split("\t")
+            counts[w] = int(n)
+    return counts
+
+
+def ham_run(d: Path, env: dict[str, str], cmd: list[str], timeout: float = 600):
+    return subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", *cmd], cwd=d,
+                          env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def runner_pids() -> list[int]:
+    out = subprocess.run(["pgrep", "-f", "io.github.ham.mapreduce.TaskRunner"], capture_output=True,
+                         text=True).stdout.split()
+    return [int(p) for p in out]
+
+
+def test_task_failing_once_is_retried(cluster, tmp_path):
+    d = setup_data(tmp_path, FLAKY)
+    (d / "shared").mkdir()
+    r = ham_run(d, cluster, streaming_cmd(d, "out"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "Status : FAILED" in r.stderr and "first attempt fails on purpose" in r.stderr
+    assert output_counts(d / "out") == expected_counts(d)
+
+
+def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
+    d = setup_data(tmp_path, BROKEN)
+    (d / "shared").mkdir()
+    r = ham_run(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.map.maxattempts=2"))
+    assert r.returncode != 0
+    tail = "\n".join(r.stderr.splitlines()[-40:])
+    assert "failed" in tail.lower()
+    assert not list((d / "out").glob("part-*")) and not (d / "out" / "_SUCCESS").exists()
+    assert not runner_pids()
+
+
+def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
+    d = setup_data(tmp_path, SLOW)
+    (d / "shared").mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--",
+         *streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=5000")],
+        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not runner_pids() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(5)  # tasks are running (each mapper sleeps 12 s)
+    victim = runner_pids()[0]
+    os.kill(victim, signal.SIGKILL)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err[-3000:]
+    assert output_counts(d / "out") == expected_counts(d)
+
+
+def test_client_sigkilled_runners_gone_within_30s(cluster, tmp_path):
+    d = setup_data(tmp_path, SLOW)
+    (d / "shared").mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not runner_pids() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert runner_pids()
+    client = subprocess.run(["pgrep", "-f", "org.apache.hadoop.util.RunJar"], capture_output=True,
+                            text=True).stdout.split()
+    assert client
+    for pid in client:
+        os.kill(int(pid), signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while runner_pids() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not runner_pids()
+    proc.wait(timeout=60)
