@@ -64,3 +64,14 @@ def test_nonsense_requests_are_refused(args, needle):
 def test_version():
     r = ham("--version")
     assert r.returncode == 0 and "ham" in r.stdout
+
+
+def test_readme_settings_reference_is_generated_from_schema():
+    from pathlib import Path
+
+    from ham import sitedoc
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = readme.split("<!-- settings:start")[1].split("-->", 1)[1].split("<!-- settings:end -->")[0]
+    assert block.strip() == sitedoc.reference_table().strip(), \
+        "README settings table drifted: regenerate it with `ham config reference`"

@@ -68,6 +68,12 @@ final class HamJob extends Thread {
   private Server server;
   private RunnerLauncher launcher;
   private Thread shutdownHook;
+  private volatile OutputCommitter committer;
+  private volatile JobContextImpl context;
+  /** Whether the output directory existed before setupJob; if not, a failed job removes it. */
+  private boolean outputExisted = true;
+  private final java.util.concurrent.atomic.AtomicBoolean aborted =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final List<TaskCompletionEvent> events = new ArrayList<>();
   private final Map<AttemptKey, List<String>> diagnostics = new HashMap<>();
   private long lastStatusWrite;
@@ -119,11 +125,11 @@ final class HamJob extends Thread {
 
   @Override
   public void run() {
-    OutputCommitter committer = null;
-    JobContextImpl context = new JobContextImpl(conf, id);
+    context = new JobContextImpl(conf, id);
     try {
       prepare();
       committer = createCommitter();
+      outputExisted = outputDirExists();
       committer.setupJob(context);
       setupProgress = 1.0f;
       runState = JobStatus.State.RUNNING.getValue();
@@ -186,8 +192,24 @@ final class HamJob extends Thread {
     return conf.getOutputCommitter();
   }
 
+  private Path outputDir() {
+    String dir = conf.get(org.apache.hadoop.mapreduce.lib.output.FileOutputFormat.OUTDIR);
+    return dir == null || dir.isEmpty() ? null : new Path(dir);
+  }
+
+  private boolean outputDirExists() throws IOException {
+    Path out = outputDir();
+    return out == null || out.getFileSystem(conf).exists(out);
+  }
+
+  /**
+   * abortJob, then remove the output directory if this job created it: a failed or killed job
+   * leaves the output either complete with _SUCCESS or absent, never half-written (with
+   * FileOutputCommitter v2, committed tasks' files are already in the output directory).
+   * Runs once, from the driver thread or from the shutdown hook.
+   */
   private void abort(OutputCommitter committer, JobContextImpl context, boolean wasKilled) {
-    if (committer == null) {
+    if (committer == null || !aborted.compareAndSet(false, true)) {
       return;
     }
     try {
@@ -196,7 +218,44 @@ final class HamJob extends Thread {
     } catch (Throwable e) {
       LOG.warn("abortJob failed for {}", id, e);
     }
+    Path out = outputDir();
+    if (!outputExisted && out != null) {
+      try {
+        out.getFileSystem(conf).delete(out, true);
+        LOG.info("Removed the output directory {} of the unsuccessful job {}", out, id);
+      } catch (Throwable e) {
+        LOG.warn("Cannot remove the output directory {} of job {}", out, id, e);
+      }
+    }
     cleanupProgress = 1.0f;
+  }
+
+  /**
+   * The JVM is going down (SIGTERM, Ctrl-C, the time-limit warning forwarded by `ham run`):
+   * stop the runners, abort the job, record KILLED.
+   */
+  private void onShutdown() {
+    if (runState == JobStatus.State.SUCCEEDED.getValue()
+        || runState == JobStatus.State.FAILED.getValue()
+        || runState == JobStatus.State.KILLED.getValue()) {
+      return;
+    }
+    killed = true;
+    if (launcher != null) {
+      launcher.kill();
+    }
+    abort(committer, context, true);
+    failureInfo = "Job killed: the client was terminated";
+    finishTime = System.currentTimeMillis();
+    try {
+      writeStatusRecord(JobStatus.State.KILLED.name());
+    } catch (Throwable t) {
+      LOG.warn("Cannot write {}", dirs.status(), t);
+    }
+    if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, false)) {
+      FileUtil.fullyDelete(dirs.intermediate());
+      FileUtil.fullyDelete(dirs.work());
+    }
   }
 
   private void startRunners() throws IOException {
@@ -227,7 +286,7 @@ final class HamJob extends Thread {
       env.put("HADOOP_CONF_DIR", confDir);
     }
     launcher = new RunnerLauncher(conf, dirs, host, address.getPort(), id.toString(), env);
-    shutdownHook = new Thread(launcher::kill, "ham-kill-runners-" + id);
+    shutdownHook = new Thread(this::onShutdown, "ham-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
     launcher.launch();
   }

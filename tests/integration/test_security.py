@@ -1,0 +1,66 @@
+"""The driver's task channel refuses a runner without the job's token, and the token is never
+on a command line."""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.integration.test_runtime_faults import SLOW, runner_pids, setup_data, streaming_cmd
+
+
+def cmdline(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+
+
+def environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
+    return dict(kv.split("=", 1) for kv in raw.split("\0") if "=" in kv)
+
+
+def corrupt_password(encoded: str) -> str:
+    """Flip one byte of the token's password (Writable: vint len, identifier, vint len, password)."""
+    raw = bytearray(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+    id_len = raw[0]
+    assert id_len < 128 and raw[1 + id_len] < 128, "single-byte vint lengths expected"
+    raw[2 + id_len] ^= 0xFF
+    return base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
+
+
+def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
+    d = setup_data(tmp_path, SLOW)
+    (d / "shared").mkdir()
+    job = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+                           cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not runner_pids() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        pid = runner_pids()[0]
+        argv, env = cmdline(pid), environ(pid)
+        token = env["HAM_JOB_TOKEN"]
+        # The token is in the runners' private environment, never on any command line.
+        for proc in Path("/proc").glob("[0-9]*"):
+            try:
+                assert token not in proc.joinpath("cmdline").read_bytes().decode(errors="replace")
+            except (FileNotFoundError, ProcessLookupError, PermissionError):
+                pass
+        main = argv.index("io.github.ham.mapreduce.TaskRunner")
+        intruder_env = {"PATH": os.environ["PATH"], "HAM_JOB_RUNTIME_DIR": str(tmp_path / "intruder"),
+                        "HAM_JOB_TOKEN": corrupt_password(token)}
+        (tmp_path / "intruder").mkdir()
+        r = subprocess.run(argv[:main + 4], env=intruder_env, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode != 0
+        assert any(s in r.stderr for s in ("SaslException", "DIGEST-MD5", "token", "Token")), r.stderr[-2000:]
+    finally:
+        out, err = job.communicate(timeout=600)
+    assert job.returncode == 0, err[-3000:]
+    # Nothing ran on the intruder's host (this machine, outside the node namespaces).
+    logs = list((d / "shared").glob("*/*/jobs/*/logs/attempt_*"))
+    assert logs and all(p.name.split(".")[1].startswith("node") for p in logs)
