@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ham.errors import UsageError
 from ham.jobdir import JobDir, user_root
 from ham.slurm import SlurmBackend
 
@@ -59,6 +60,23 @@ def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:
         slurm_state=info.state if info else "GONE",
         hadoop_jobs=hadoop_jobs, command=record.get("command", []),
         exit_code=record.get("exit_code"), elapsed_s=elapsed)
+
+
+def summaries(shared_root: str, backend: SlurmBackend, job_ids: list[str],
+              now: float) -> list[JobSummary]:
+    """Summaries of the user's job directories (of job_ids, if given). A requested job that
+    Slurm knows but that has no directory yet (pending, starting) is listed without one."""
+    found = [summarize(d, backend, now) for d in job_dirs(shared_root, job_ids)]
+    seen = {slurm_id_of(Path(s.job_dir)) for s in found}
+    for job_id in job_ids:
+        if job_id in seen:
+            continue
+        info = backend.job(job_id)
+        if info is None:
+            raise UsageError(f"job {job_id} is unknown to Slurm and has no HAM job directory "
+                             f"under {shared_root}")
+        found.append(JobSummary(slurm_job_id=job_id, job_dir="", slurm_state=info.state))
+    return found
 
 
 def stale(shared_root: str, backend: SlurmBackend) -> list[JobDir]:

@@ -8,11 +8,12 @@ import logging
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from ham import jobconf, jobdir as jobdirs
+from ham import jobconf, jobdir as jobdirs, reaper
 from ham.errors import UsageError
 from ham.hadoop import find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -77,7 +78,13 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
         prepared.jobdir.clean("none" if retention != "all" else "all")
         raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
     prepared.jobdir.write_record(command=command, started=time.time())
-    child = subprocess.Popen(command, env=prepared.env)
+    # If `ham run` is SIGKILLed the command gets SIGTERM (its shutdown hook aborts the job) and
+    # the reaper applies the retention policy once it has exited.
+    child = subprocess.Popen(command, env=prepared.env, preexec_fn=reaper.die_with_parent)
+    sidecar = subprocess.Popen(
+        [sys.executable, "-m", "ham.reaper", str(prepared.jobdir.path), retention, str(child.pid)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True)  # no terminal signals: it must outlive a Ctrl-C of ham
     received: list[int] = []
 
     def forward(signum: int, _frame: object) -> None:
@@ -94,6 +101,8 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
         if child.poll() is None:
             child.kill()
             child.wait()
+        sidecar.terminate()
+        sidecar.wait()
         prepared.jobdir.write_record(finished=time.time(), exit_code=child.returncode,
                                      signals=[signal.Signals(s).name for s in received])
         prepared.jobdir.clean(retention)

@@ -58,8 +58,9 @@ def ham_run(d: Path, env: dict[str, str], cmd: list[str], timeout: float = 600):
                           text=True, timeout=timeout)
 
 
-def runner_pids() -> list[int]:
-    """Task runner JVMs on every node (the nodes share this machine's process table)."""
+def runner_pids(scope: Path) -> list[int]:
+    """Task runner JVMs, on every node (the nodes share this machine's process table), of jobs
+    whose shared root is under scope (their classpath starts with the job's conf dir)."""
     out = subprocess.run(["pgrep", "-f", "io.github.ham.mapreduce.TaskRunner"], capture_output=True,
                          text=True).stdout.split()
     pids = []
@@ -68,7 +69,8 @@ def runner_pids() -> list[int]:
             argv0 = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
         except OSError:
             continue
-        if argv0.endswith(b"java"):  # not the srun that launched them
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes() if Path(f"/proc/{pid}").exists() else b""
+        if argv0.endswith(b"java") and str(scope).encode() in cmd:  # not the srun that launched them
             pids.append(pid)
     return pids
 
@@ -96,7 +98,7 @@ def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
     tail = "\n".join(r.stderr.splitlines()[-40:])
     assert "failed" in tail.lower()
     assert not list((d / "out").glob("part-*")) and not (d / "out" / "_SUCCESS").exists()
-    assert not runner_pids()
+    assert not runner_pids(d)
 
 
 def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
@@ -108,10 +110,10 @@ def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while not runner_pids() and time.monotonic() < deadline:
+    while not runner_pids(d) and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(5)  # tasks are running (each mapper sleeps 12 s)
-    victim = runner_pids()[0]
+    victim = runner_pids(d)[0]
     os.kill(victim, signal.SIGKILL)
     out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err[-3000:]
@@ -126,16 +128,16 @@ def test_client_sigkilled_runners_gone_within_30s(cluster, tmp_path):
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while not runner_pids() and time.monotonic() < deadline:
+    while not runner_pids(d) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert runner_pids()
-    client = subprocess.run(["pgrep", "-f", "org.apache.hadoop.util.RunJar"], capture_output=True,
-                            text=True).stdout.split()
+    assert runner_pids(d)
+    client = subprocess.run(["pgrep", "-f", f"org.apache.hadoop.util.RunJar .*{d}"],
+                            capture_output=True, text=True).stdout.split()
     assert client
     for pid in client:
         os.kill(int(pid), signal.SIGKILL)
     deadline = time.monotonic() + 30
-    while runner_pids() and time.monotonic() < deadline:
+    while runner_pids(d) and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert not runner_pids()
+    assert not runner_pids(d)
     proc.wait(timeout=60)

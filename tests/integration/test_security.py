@@ -39,9 +39,9 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while not runner_pids() and time.monotonic() < deadline:
+        while not runner_pids(d) and time.monotonic() < deadline:
             time.sleep(0.2)
-        pid = runner_pids()[0]
+        pid = runner_pids(d)[0]
         argv, env = cmdline(pid), environ(pid)
         token = env["HAM_JOB_TOKEN"]
         # The token is in the runners' private environment, never on any command line.

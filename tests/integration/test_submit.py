@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import sys
 
 from tests.integration.conftest import run_ham
@@ -30,9 +32,9 @@ def test_wait_returns_the_job_exit_code(cluster, shared_root, tmp_path):
     assert "hello" in r.stdout
 
 
-def test_submit_wordcount_local_framework(cluster, shared_root, tmp_path, hadoop_jars):
+def test_submit_wordcount_on_ham(cluster, shared_root, tmp_path, hadoop_jars):
     expected = write_corpus(tmp_path / "in")
-    r = run_ham("submit", "--wait", "-N", "3", "--framework", "local", "--",
+    r = run_ham("submit", "--wait", "-N", "3", "--",
                 "hadoop", "jar", str(hadoop_jars["examples"]), "wordcount",
                 str(tmp_path / "in"), str(tmp_path / "out"),
                 env={**cluster, "HAM_SHARED_ROOT": str(shared_root)}, cwd=tmp_path)
@@ -45,3 +47,24 @@ def test_submit_wordcount_local_framework(cluster, shared_root, tmp_path, hadoop
     assert not (job_dir / "staging").exists()
     record = json.loads((job_dir / "ham.json").read_text())
     assert record["exit_code"] == 0 and record["command"][0] == "hadoop"
+
+
+def test_python_api_submit_wait_counters_logs(cluster, shared_root, tmp_path, hadoop_jars):
+    from ham import Job
+
+    expected = write_corpus(tmp_path / "in")
+    env = {**os.environ, **cluster}
+    job = Job.hadoop_jar(str(hadoop_jars["examples"]), "wordcount", str(tmp_path / "in"),
+                         str(tmp_path / "out"), nodes="3", output=str(tmp_path / "job-%j.out"),
+                         settings={"shared_root": str(shared_root)}, env=env)
+    assert "#SBATCH --nodes=3" in job.script()
+    job_id = job.submit()
+    assert job_id.isdigit()
+    sink = io.BytesIO()
+    assert job.wait(sink) == 0
+    assert b"map 100% reduce 100%" in sink.getvalue()
+    assert read_counts(tmp_path / "out") == expected
+    counters = job.counters()
+    assert counters["org.apache.hadoop.mapreduce.TaskCounter"]["MAP_INPUT_RECORDS"] == 3
+    assert any(p.name.endswith(".syslog") for p in job.logs())
+    assert job.status()[0].slurm_state == "COMPLETED"

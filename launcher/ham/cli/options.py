@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Callable
 
@@ -68,19 +69,20 @@ def setting_flags(kw: dict[str, Any]) -> dict[str, Any]:
     return {key: kw.pop(key) for key in ("shared_root", "hadoop", "framework", "retention")}
 
 
-def job_request(kw: dict[str, Any], settings: Any, output: str = "", error: str = "") -> JobRequest:
+def job_request(kw: dict[str, Any], output: str = "", error: str = "") -> JobRequest:
+    """The Slurm request from the flags; settings fill the gaps in ham.api.Job."""
     return JobRequest(
         nodes=kw.pop("nodes") or "",
         ntasks_per_node=kw.pop("ntasks_per_node"),
         cpus_per_task=kw.pop("cpus_per_task"),
-        time=kw.pop("time") or settings["time_limit"],
-        partition=kw.pop("partition") or settings["partition"],
-        account=kw.pop("account") or settings["account"],
-        qos=kw.pop("qos") or settings["qos"],
+        time=kw.pop("time") or "",
+        partition=kw.pop("partition") or "",
+        account=kw.pop("account") or "",
+        qos=kw.pop("qos") or "",
         mem=kw.pop("mem") or "",
         constraint=kw.pop("constraint") or "",
         job_name=kw.pop("job_name") or "",
-        output=output,
-        error=error,
+        output=os.path.abspath(output) if output else "",
+        error=os.path.abspath(error) if error else "",
         extra=tuple(kw.pop("slurm_args")),
     )

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import logging
 import os
-import sys
 
 import click
 
-from ham import preflight, session, settings
+from ham import session
+from ham.api import Job
 from ham.cli.options import SETTING_OPTIONS, SLURM_OPTIONS, apply, job_request, setting_flags
-from ham.settings import BY_KEY
-from ham.slurm import backend
 
 log = logging.getLogger(__name__)
 
 
-@click.command("run", context_settings={"ignore_unknown_options": False},
-               help="""Run COMMAND with HAM: its `hadoop jar` jobs run on task runners across
+@click.command("run", help="""Run COMMAND with HAM: its `hadoop jar` jobs run on task runners across
 the allocation, with configuration in a per-job directory under the shared root.
 
 \b
@@ -34,21 +31,15 @@ remove its intermediate data.""")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def command(command: tuple[str, ...], **kw: object) -> int:
     flags = setting_flags(kw)
-    resolved = settings.load(flags=flags)
-    slurm = backend(resolved)
-    argv = list(command)
-    preflight.check(resolved, argv)
+    request = job_request(kw)
+    job = Job(command, settings=flags, request=request)
     if session.within_allocation(os.environ):
-        if any(v for v in kw.values()):
+        if request.options():
             log.warning("inside allocation %s: Slurm options are ignored",
                         session.slurm_job_id(os.environ))
-        prepared = session.prepare(resolved, slurm, os.environ)
-        return session.run_command(prepared, argv, resolved["retention"])
-    request = job_request(kw, resolved)
-    env = dict(os.environ)
-    # Flags travel into the allocation as HAM_* variables (the inner `ham run` re-reads them).
-    env.update({BY_KEY[k].env_var: str(v) for k, v in flags.items() if v is not None})
-    alloc = slurm.allocate_argv(request, [sys.executable, "-m", "ham", "run", "--", *argv])
-    log.info("allocating: %s", alloc)
-    os.execvpe(alloc[0], alloc, env)
+        return job.run()
+    job.check()
+    argv, env = job.allocation_argv()
+    log.info("allocating: %s", argv)
+    os.execvpe(argv[0], argv, env)  # exec: salloc relays signals and returns the exit status
     return 0  # not reached

@@ -41,11 +41,7 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool) -> None:
     resolved = settings.load()
     slurm = backend(resolved)
     while True:
-        summaries = [jobs.summarize(d, slurm, time.time())
-                     for d in jobs.job_dirs(resolved["shared_root"], list(job_ids))]
-        if job_ids and not summaries:
-            raise UsageError(f"no HAM job directory for {' '.join(job_ids)} under "
-                             f"{resolved['shared_root']}")
+        summaries = jobs.summaries(resolved["shared_root"], slurm, list(job_ids), time.time())
         if as_json:
             click.echo(json.dumps([s.to_json() for s in summaries], indent=1))
         else:

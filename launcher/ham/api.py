@@ -1,0 +1,147 @@
+"""HAM's Python API: the same jobs, settings and checks as the CLI, without click.
+
+    from ham import Job
+
+    job = Job.hadoop_jar("/opt/hadoop/examples.jar", "wordcount", "/lustre/in", "/lustre/out",
+                         nodes="3", time="30", settings={"shared_root": "/lustre/ham"})
+    print(job.script())          # the sbatch script, as `ham submit --dry-run` prints it
+    job.submit()                 # -> Slurm job id
+    code = job.wait()            # stream the output to stdout, return the job's exit code
+    job.counters()               # {"org.apache.hadoop.mapreduce.TaskCounter": {...}, ...}
+    job.logs()                   # [Path(...attempt_..._m_000000_0.node1.syslog), ...]
+
+`Job(...).run()` runs the command with HAM in the current allocation (or in a new one, via
+salloc) and returns its exit status, as `ham run` does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any, Mapping, Sequence
+
+from ham import follow, jobs, preflight, render, session
+from ham import settings as settings_mod
+from ham.errors import UsageError
+from ham.settings import BY_KEY, Settings
+from ham.slurm import JobInfo, JobRequest, backend
+
+# Slurm sends SIGUSR1 to the batch shell this long before the time limit; `ham run` then stops
+# the job gracefully (runners stopped, intermediate data removed, nothing half-committed).
+WARNING_SIGNAL = "--signal=B:USR1@60"
+
+
+class Job:
+    """One HAM job: a command (usually `hadoop jar ...`) plus its Slurm request and settings."""
+
+    def __init__(self, command: Sequence[str], *, request: JobRequest | None = None,
+                 settings: Mapping[str, Any] | None = None, output: str = "ham-%j.out",
+                 env: Mapping[str, str] | None = None, **slurm: Any) -> None:
+        """command: argv after `--`. request or keyword Slurm fields (nodes="3", time="30",
+        partition=..., see JobRequest). settings: overrides of HAM settings (as flags)."""
+        if request is not None and slurm:
+            raise UsageError("give either request= or Slurm keyword arguments, not both")
+        self.command = list(command)
+        self.env = dict(os.environ if env is None else env)
+        self.overrides = {k: v for k, v in (settings or {}).items() if v is not None}
+        self.settings: Settings = settings_mod.load(self.env, flags=self.overrides)
+        base = request or JobRequest(**slurm)
+        self.request = dataclasses.replace(
+            base,
+            time=base.time or self.settings["time_limit"],
+            partition=base.partition or self.settings["partition"],
+            account=base.account or self.settings["account"],
+            qos=base.qos or self.settings["qos"],
+            output=os.path.abspath(base.output or output),
+        )
+        self.job_id: str | None = None
+        self._slurm = backend(self.settings)
+
+    @classmethod
+    def hadoop_jar(cls, jar: str, *args: str, **kw: Any) -> "Job":
+        return cls(["hadoop", "jar", jar, *args], **kw)
+
+    # -- before submission ----------------------------------------------------------------
+    def check(self) -> None:
+        """The checks made before anything is asked of Slurm (raise HamError subclasses)."""
+        preflight.check(self.settings, self.command, self.env)
+
+    def script(self) -> str:
+        """The sbatch script that `submit()` would send (pure: submits nothing)."""
+        return render.render(
+            "sbatch.sh.j2",
+            sbatch_options=[*self.request.options(), WARNING_SIGNAL],
+            environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
+            ham_command=[sys.executable, "-m", "ham", "run"],
+            command=self.command,
+        )
+
+    # -- batch ----------------------------------------------------------------------------
+    def submit(self) -> str:
+        self.check()
+        self.job_id = self._slurm.submit(self.script())
+        return self.job_id
+
+    @property
+    def output_file(self) -> Path:
+        return Path(self.request.output.replace("%j", self._require_id()))
+
+    def wait(self, stream: IO[bytes] | None = None) -> int:
+        """Follow the job until it ends, copying its output to stream (default: stdout);
+        return its exit code."""
+        info = follow.follow(self._slurm, self._require_id(), self.output_file,
+                             stream if stream is not None else sys.stdout.buffer)
+        return info.exit_code if info.exit_code is not None else 1
+
+    def state(self) -> JobInfo | None:
+        return self._slurm.job(self._require_id())
+
+    def cancel(self) -> None:
+        self._slurm.cancel(self._require_id())
+
+    # -- results --------------------------------------------------------------------------
+    def status(self) -> list[jobs.JobSummary]:
+        """One summary per job directory of this Slurm job (usually one)."""
+        return [jobs.summarize(d, self._slurm, time.time())
+                for d in jobs.job_dirs(self.settings["shared_root"], [self._require_id()])]
+
+    def counters(self) -> dict[str, dict[str, int]]:
+        """Counters of the last Hadoop job this Slurm job ran."""
+        hadoop_jobs = [h for s in self.status() for h in s.hadoop_jobs]
+        if not hadoop_jobs:
+            return {}
+        return max(hadoop_jobs, key=lambda h: h.get("start_time") or 0).get("counters", {})
+
+    def logs(self) -> list[Path]:
+        return [f for d in jobs.job_dirs(self.settings["shared_root"], [self._require_id()])
+                for f in d.log_files()]
+
+    # -- interactive ----------------------------------------------------------------------
+    def run(self) -> int:
+        """Run the command with HAM and return its exit status: in the current allocation, or
+        in a new one (salloc) released when the command ends."""
+        self.check()
+        if session.within_allocation(self.env):
+            prepared = session.prepare(self.settings, self._slurm, self.env)
+            return session.run_command(prepared, self.command, self.settings["retention"])
+        argv, env = self.allocation_argv()
+        return subprocess.run(argv, env=env).returncode
+
+    def allocation_argv(self) -> tuple[list[str], dict[str, str]]:
+        """salloc argv and environment that run this job's `ham run` in a new allocation."""
+        env = dict(self.env)
+        # Settings travel into the allocation as HAM_* variables (the inner `ham run` reads them).
+        env.update({BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()})
+        request = dataclasses.replace(self.request, output="", error="")
+        argv = self._slurm.allocate_argv(request, [sys.executable, "-m", "ham", "run", "--",
+                                                   *self.command])
+        return argv, env
+
+    def _require_id(self) -> str:
+        if self.job_id is None:
+            raise UsageError("the job has not been submitted yet (call submit() first)")
+        return self.job_id

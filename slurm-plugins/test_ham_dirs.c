@@ -1,0 +1,117 @@
+/* Unit tests of ham_dirs.c (no Slurm): `make test`. Prints "N passed, N failed". */
+#define _GNU_SOURCE
+#include "ham_dirs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        if (cond) {                                                              \
+            passed++;                                                            \
+        } else {                                                                 \
+            failed++;                                                            \
+            fprintf(stderr, "%s:%d: FAILED: %s\n", __FILE__, __LINE__, #cond);   \
+        }                                                                        \
+    } while (0)
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static void touch(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fputs("x", f);
+        fclose(f);
+    }
+}
+
+static void mkdirs(const char *base, const char *rel)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", base, rel);
+    if (system(cmd) != 0)
+        fprintf(stderr, "mkdir -p failed\n");
+}
+
+int main(void)
+{
+    char buf[64];
+    CHECK(ham_job_dir_path(buf, sizeof(buf), "/r", "alice", 42) == 0 && strcmp(buf, "/r/alice/42") == 0);
+    CHECK(ham_job_dir_path(buf, sizeof(buf), "rel", "alice", 1) == -1 && errno == EINVAL);
+    CHECK(ham_job_dir_path(buf, sizeof(buf), "/r", "../x", 1) == -1 && errno == EINVAL);
+    CHECK(ham_job_dir_path(buf, sizeof(buf), "/r", "..", 1) == -1 && errno == EINVAL);
+    CHECK(ham_job_dir_path(buf, 8, "/r", "alice", 42) == -1 && errno == ENAMETOOLONG);
+
+    char root[] = "/tmp/ham-dirs-test-XXXXXX";
+    if (!mkdtemp(root))
+        return 1;
+    char p[4096], outside[4096];
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+
+    /* create: private directories, idempotent, symlinks refused */
+    CHECK(ham_create_job_dir(root, "u", 7, uid, gid) == 0);
+    snprintf(p, sizeof(p), "%s/u/7", root);
+    struct stat st;
+    CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+    CHECK(ham_create_job_dir(root, "u", 7, uid, gid) == 0);
+    snprintf(outside, sizeof(outside), "%s/elsewhere", root);
+    mkdirs(root, "elsewhere");
+    snprintf(p, sizeof(p), "%s/u/8", root);
+    CHECK(symlink(outside, p) == 0);
+    CHECK(ham_create_job_dir(root, "u", 8, uid, gid) == -1 && errno == EEXIST);
+    snprintf(p, sizeof(p), "%s/not-a-dir", root);
+    touch(p);
+    CHECK(ham_create_job_dir(p, "u", 9, uid, gid) == -1 && errno == ENOTDIR);
+
+    /* remove_intermediate: staging/tmp/local and jobs/ * /{intermediate,work} go; the rest stays */
+    mkdirs(root, "u/7/staging/x");
+    mkdirs(root, "u/7/conf");
+    mkdirs(root, "u/7/jobs/job_1/intermediate/a");
+    mkdirs(root, "u/7/jobs/job_1/work/b");
+    mkdirs(root, "u/7/jobs/job_1/logs");
+    mkdirs(root, "u/7.1/tmp/y");
+    mkdirs(root, "u/77/staging");
+    snprintf(p, sizeof(p), "%s/u/7/staging/x/f", root); touch(p);
+    snprintf(p, sizeof(p), "%s/u/7/jobs/job_1/logs/a.node1.syslog", root); touch(p);
+    snprintf(p, sizeof(p), "%s/elsewhere/precious", root); touch(p);
+    /* a symlink inside intermediate data must be removed, not followed */
+    snprintf(p, sizeof(p), "%s/u/7/jobs/job_1/work/b/link", root);
+    CHECK(symlink(outside, p) == 0);
+    /* a symlinked "local" must not be followed either */
+    snprintf(p, sizeof(p), "%s/u/7.1/local", root);
+    CHECK(symlink(outside, p) == 0);
+
+    int n = ham_remove_intermediate(root, "u", 7);
+    CHECK(n == -1);  /* 7.1/local is a symlink: refused, reported */
+    snprintf(p, sizeof(p), "%s/u/7/staging", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/u/7/jobs/job_1/intermediate", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/u/7/jobs/job_1/work", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/u/7/jobs/job_1/logs/a.node1.syslog", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/7/conf", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/7.1/tmp", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/u/77/staging", root); CHECK(exists(p));  /* another job */
+    snprintf(p, sizeof(p), "%s/elsewhere/precious", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/7.1/local", root);
+    CHECK(unlink(p) == 0);
+    CHECK(ham_remove_intermediate(root, "u", 7) == 2);
+    CHECK(ham_remove_intermediate(root, "nobody-here", 7) == 0);
+
+    char cmd[4200];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cleanup failed\n");
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}

@@ -1,0 +1,117 @@
+"""Teardown in every case (scancel, time limit, SIGKILL of `ham run`): afterwards no runner on
+any node, no intermediate data, and the output directory absent (never half-written). Also
+`ham status --json` shows a running job's progress moving."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ham.slurm.cli import CliBackend
+from tests.integration.test_runtime import JOBCLIENT_TESTS
+from tests.integration.test_runtime_faults import MAPPER, runner_pids, setup_data, streaming_cmd
+
+
+def sleepy(seconds: int) -> str:
+    return MAPPER.replace("import sys\n", f"import sys, time\ntime.sleep({seconds})\n", 1)
+
+
+def ham(*args: str, d: Path, env: dict[str, str], **kw) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ham", *args], cwd=d, capture_output=True,
+                          text=True, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, timeout=300, **kw)
+
+
+def wait_for(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.3)
+
+
+def slurm_done(job_id: str):
+    info = CliBackend().job(job_id)
+    return info if info and info.finished and info.exit_code is not None else None
+
+
+def assert_torn_down(d: Path) -> None:
+    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
+    assert not (d / "out").exists(), "output directory of an unsuccessful job must be absent"
+    job_dirs = list((d / "shared").glob("*/*"))
+    assert job_dirs
+    for jd in job_dirs:
+        leftovers = [p for p in ("staging", "tmp", "local") if (jd / p).exists()]
+        leftovers += [str(p) for p in jd.glob("jobs/*/intermediate")] + [str(p) for p in jd.glob("jobs/*/work")]
+        assert not leftovers, f"intermediate data left in {jd}: {leftovers}"
+
+
+def submit_streaming(d: Path, env: dict[str, str], *opts: str) -> str:
+    r = ham("submit", "-N", "3", *opts, "--", *streaming_cmd(d, "out"), d=d, env=env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout.strip()
+
+
+def test_scancel_mid_job(cluster, tmp_path):
+    d = setup_data(tmp_path, sleepy(30))
+    (d / "shared").mkdir()
+    job_id = submit_streaming(d, cluster)
+    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    time.sleep(2)
+    assert ham("cancel", job_id, d=d, env=cluster).returncode == 0
+    wait_for(lambda: slurm_done(job_id), 60, "the job to end")
+    assert slurm_done(job_id).state == "CANCELLED"
+    assert_torn_down(d)
+
+
+def test_time_limit_mid_job(cluster, tmp_path):
+    # -t 1 with the 60 s warning: Slurm sends SIGUSR1 within its ~30 s check interval.
+    d = setup_data(tmp_path, sleepy(45))
+    (d / "shared").mkdir()
+    job_id = submit_streaming(d, cluster, "-t", "1")
+    wait_for(lambda: slurm_done(job_id), 120, "the job to end")
+    record = json.loads(next((d / "shared").glob("*/*/ham.json")).read_text())
+    assert "SIGUSR1" in record["signals"], record
+    assert slurm_done(job_id).exit_code != 0
+    assert_torn_down(d)
+
+
+def test_sigkill_of_ham_run(cluster, tmp_path):
+    d = setup_data(tmp_path, sleepy(30))
+    (d / "shared").mkdir()
+    outer = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+                             cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    # outer `ham run` exec'd salloc; its child is the `ham run` inside the allocation.
+    inner = subprocess.run(["pgrep", "-P", str(outer.pid), "-f", "ham run"], capture_output=True,
+                           text=True).stdout.split()
+    assert len(inner) == 1, inner
+    os.kill(int(inner[0]), signal.SIGKILL)
+    outer.wait(timeout=120)
+    wait_for(lambda: not list((d / "shared").glob("*/*/staging")), 60, "the reaper to clean up")
+    assert_torn_down(d)
+
+
+def test_status_json_shows_progress_moving(cluster, tmp_path):
+    d = tmp_path
+    (d / "shared").mkdir()
+    r = ham("submit", "-N", "3", "--", "hadoop", "jar", str(JOBCLIENT_TESTS), "sleep",
+            "-m", "24", "-r", "1", "-mt", "1000", "-rt", "1", d=d, env=cluster)
+    job_id = r.stdout.strip()
+    seen: list[float] = []
+    deadline = time.monotonic() + 180
+    while not slurm_done(job_id) and time.monotonic() < deadline:
+        out = ham("status", "--json", job_id, d=d, env=cluster)
+        assert out.returncode == 0, out.stderr
+        for job in json.loads(out.stdout):
+            for hj in job["hadoop_jobs"]:
+                seen.append(hj["map_progress"])
+        time.sleep(0.5)
+    assert slurm_done(job_id).exit_code == 0
+    moving = sorted({p for p in seen if 0 < p < 1})
+    assert len(moving) >= 2, f"progress did not move: {seen}"
+    assert seen == sorted(seen)  # progress never goes back
