@@ -115,3 +115,18 @@ def test_status_json_shows_progress_moving(cluster, tmp_path):
     moving = sorted({p for p in seen if 0 < p < 1})
     assert len(moving) >= 2, f"progress did not move: {seen}"
     assert seen == sorted(seen)  # progress never goes back
+
+
+def test_ctrl_c_of_ham_run(cluster, tmp_path):
+    """Ctrl-C at a terminal sends SIGINT to the whole foreground process group."""
+    d = setup_data(tmp_path, sleepy(30))
+    (d / "shared").mkdir()
+    proc = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+                            cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    time.sleep(1)
+    os.killpg(proc.pid, signal.SIGINT)
+    assert proc.wait(timeout=120) != 0
+    assert_torn_down(d)
