@@ -124,23 +124,45 @@ static int job_identity(spank_t sp, uint32_t *jobid, uid_t *uid, gid_t *gid, cha
     return 0;
 }
 
-int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
-{
+/* What every entry point needs: the plugstack arguments, whether the job asked for --ham, and
+ * who and which job it is. Returns 1 to act on ctx; otherwise 0 with *rc the ESPANK_* code the
+ * callback returns (ESPANK_SUCCESS when --ham was not given). */
+struct job_ctx {
     const char *root;
-    if (parse_args(ac, av) != ESPANK_SUCCESS)
-        return ESPANK_BAD_ARG;
-    int want = requested_root(sp, &root);
-    if (want <= 0)
-        return want == 0 ? ESPANK_SUCCESS : ESPANK_ERROR;
     uint32_t jobid;
     uid_t uid;
     gid_t gid;
     char user[256];
-    if (job_identity(sp, &jobid, &uid, &gid, user, sizeof(user)) != 0)
-        return ESPANK_ERROR;
-    if (ham_create_job_dir(root, user, jobid, uid, gid) != 0) {
-        slurm_error("ham: cannot create the job directory for job %u under %s/%s: %s", jobid,
-                    root, user, strerror(errno));
+};
+
+static int load_ctx(spank_t sp, int ac, char **av, struct job_ctx *ctx, int *rc)
+{
+    *rc = ESPANK_SUCCESS;
+    if (parse_args(ac, av) != ESPANK_SUCCESS) {
+        *rc = ESPANK_BAD_ARG;
+        return 0;
+    }
+    int want = requested_root(sp, &ctx->root);
+    if (want <= 0) {
+        *rc = want == 0 ? ESPANK_SUCCESS : ESPANK_ERROR;
+        return 0;
+    }
+    if (job_identity(sp, &ctx->jobid, &ctx->uid, &ctx->gid, ctx->user, sizeof(ctx->user)) != 0) {
+        *rc = ESPANK_ERROR;
+        return 0;
+    }
+    return 1;
+}
+
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
+{
+    struct job_ctx c;
+    int rc;
+    if (!load_ctx(sp, ac, av, &c, &rc))
+        return rc;
+    if (ham_create_job_dir(c.root, c.user, c.jobid, c.uid, c.gid) != 0) {
+        slurm_error("ham: cannot create the job directory for job %u under %s/%s: %s", c.jobid,
+                    c.root, c.user, strerror(errno));
         return ESPANK_ERROR;
     }
     return ESPANK_SUCCESS;
@@ -148,44 +170,32 @@ int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
 
 int slurm_spank_user_init(spank_t sp, int ac, char **av)
 {
-    const char *root;
-    if (parse_args(ac, av) != ESPANK_SUCCESS)
-        return ESPANK_BAD_ARG;
-    if (!spank_remote(sp) || requested_root(sp, &root) <= 0)
-        return ESPANK_SUCCESS;
-    uint32_t jobid;
-    uid_t uid;
-    gid_t gid;
-    char user[256], path[4096];
-    if (job_identity(sp, &jobid, &uid, &gid, user, sizeof(user)) != 0 ||
-        ham_job_dir_path(path, sizeof(path), root, user, jobid) != 0)
+    struct job_ctx c;
+    int rc;
+    if (!spank_remote(sp) || !load_ctx(sp, ac, av, &c, &rc))
+        return spank_remote(sp) ? rc : ESPANK_SUCCESS;
+    char path[4096];
+    if (ham_job_dir_path(path, sizeof(path), c.root, c.user, c.jobid) != 0)
         return ESPANK_ERROR;
-    spank_err_t rc = spank_setenv(sp, "HAM_JOB_DIR", path, 1);
-    if (rc == ESPANK_SUCCESS)
-        rc = spank_setenv(sp, "HAM_SHARED_ROOT", root, 1);
-    if (rc != ESPANK_SUCCESS) {
-        slurm_error("ham: spank_setenv: %s", spank_strerror(rc));
-        return rc;
+    spank_err_t err = spank_setenv(sp, "HAM_JOB_DIR", path, 1);
+    if (err == ESPANK_SUCCESS)
+        err = spank_setenv(sp, "HAM_SHARED_ROOT", c.root, 1);
+    if (err != ESPANK_SUCCESS) {
+        slurm_error("ham: spank_setenv: %s", spank_strerror(err));
+        return err;
     }
     return ESPANK_SUCCESS;
 }
 
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 {
-    const char *root;
-    if (parse_args(ac, av) != ESPANK_SUCCESS)
-        return ESPANK_BAD_ARG;
-    int want = requested_root(sp, &root);
-    if (want <= 0)
-        return want == 0 ? ESPANK_SUCCESS : ESPANK_ERROR;
-    uint32_t jobid;
-    uid_t uid;
-    gid_t gid;
-    char user[256];
-    if (job_identity(sp, &jobid, &uid, &gid, user, sizeof(user)) != 0)
-        return ESPANK_ERROR;
-    if (ham_remove_intermediate(root, user, jobid) < 0) {
-        slurm_error("ham: cleaning job %u under %s/%s: %s", jobid, root, user, strerror(errno));
+    struct job_ctx c;
+    int rc;
+    if (!load_ctx(sp, ac, av, &c, &rc))
+        return rc;
+    if (ham_remove_intermediate(c.root, c.user, c.jobid) < 0) {
+        slurm_error("ham: cleaning job %u under %s/%s: %s", c.jobid, c.root, c.user,
+                    strerror(errno));
         return ESPANK_ERROR;
     }
     return ESPANK_SUCCESS;
