@@ -69,6 +69,8 @@ class Job:
     def check(self) -> None:
         """The checks made before anything is asked of Slurm (raise HamError subclasses)."""
         preflight.check(self.settings, self.command, self.env)
+        if self.request.partition and not session.within_allocation(self.env):
+            preflight.check_partition(self.request.partition, self._slurm.partitions())
 
     def script(self) -> str:
         """The sbatch script that `submit()` would send (pure: submits nothing)."""

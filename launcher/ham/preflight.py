@@ -25,9 +25,31 @@ def check(settings: Settings, command: list[str], env: Mapping[str, str] | None 
     # `hadoop` is provided by HAM inside the job; anything else must exist already.
     if command[0] != "hadoop" and shutil.which(command[0], path=env.get("PATH")) is None:
         raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
-    if command[0] in ("hadoop", "ham") and len(command) > 2 and command[1] == "jar":
+    if command[0] == "hadoop" and len(command) > 2 and command[1] == "jar":
         jar = command[2]
         if not os.path.isfile(jar):
             raise UsageError(f"jar file not found: {jar}")
         if not os.access(jar, os.R_OK):
             raise UsageError(f"jar file not readable: {jar}")
+        check_generic_options(command[3:])
+
+
+def check_generic_options(args: list[str]) -> None:
+    """Hadoop's GenericOptionsParser takes `-D key=value` or `-Dkey=value`; anything else after
+    -D fails only once the job runs, so catch it here."""
+    for i, arg in enumerate(args):
+        if arg == "-D":
+            value = args[i + 1] if i + 1 < len(args) else ""
+        elif arg.startswith("-D") and not arg.startswith("--"):
+            value = arg[2:]
+        else:
+            continue
+        if "=" not in value or value.startswith("="):
+            raise UsageError(f"malformed generic option {arg} {value if arg == '-D' else ''}"
+                             f"".rstrip() + ": write -D key=value")
+
+
+def check_partition(partition: str, known: list[str]) -> None:
+    if partition and known and partition not in known:
+        raise UsageError(f"unknown partition '{partition}' (this cluster has: "
+                         f"{', '.join(known)}); fix -p/--partition or the partition setting")

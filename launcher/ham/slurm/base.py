@@ -80,5 +80,9 @@ class SlurmBackend(ABC):
         """{node name: NodeAddr} for a Slurm node list expression such as node[1-3]."""
 
     @abstractmethod
+    def partitions(self) -> list[str]:
+        """Names of the cluster's partitions."""
+
+    @abstractmethod
     def known_jobs(self, job_ids: list[str]) -> set[str]:
         """The subset of job_ids Slurm still knows as pending or running."""

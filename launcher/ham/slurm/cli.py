@@ -86,6 +86,10 @@ class CliBackend(SlurmBackend):
             raise SlurmError(f"scontrol does not know node {missing[0]}: {out[:200]!r}")
         return {n: addrs[n] for n in names}
 
+    def partitions(self) -> list[str]:
+        out = _run(["sinfo", "-h", "-o", "%R"], timeout=30)
+        return sorted({line.strip() for line in out.splitlines() if line.strip()})
+
     def known_jobs(self, job_ids: list[str]) -> set[str]:
         if not job_ids:
             return set()

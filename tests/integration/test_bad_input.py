@@ -1,0 +1,67 @@
+"""Bad input: a one-line error naming the problem and the fix, exit code 2, no traceback, and
+nothing submitted to Slurm (checked by the job name in sacct)."""
+
+from __future__ import annotations
+
+import stat
+import subprocess
+import uuid
+
+import pytest
+
+from tests.integration.conftest import run_ham
+
+FAKE_OLD_JAVA = '#!/bin/sh\necho \'openjdk version "1.8.0_392"\' >&2\n'
+
+
+@pytest.fixture
+def examples(hadoop_jars) -> str:
+    return str(hadoop_jars["examples"])
+
+
+CASES = {
+    "missing jar": (lambda t, ex: ["--", "hadoop", "jar", str(t / "nope.jar"), "wordcount", "a", "b"],
+                    {}, "jar file not found"),
+    "shared root missing": (lambda t, ex: ["--", "hadoop", "jar", ex, "pi", "1", "1"],
+                            {"HAM_SHARED_ROOT": "{t}/absent"}, "does not exist"),
+    "shared root is a file": (lambda t, ex: ["--", "hadoop", "jar", ex, "pi", "1", "1"],
+                              {"HAM_SHARED_ROOT": "{t}/file"}, "is not a directory"),
+    "unknown partition": (lambda t, ex: ["-p", "gpu-nope", "--", "hadoop", "jar", ex, "pi", "1", "1"],
+                          {}, "unknown partition 'gpu-nope'"),
+    "malformed -D": (lambda t, ex: ["--", "hadoop", "jar", ex, "wordcount", "-D", "oops", "a", "b"],
+                     {}, "write -D key=value"),
+    "command not found": (lambda t, ex: ["--", "no-such-program", "x"], {}, "command not found"),
+    "bad settings value": (lambda t, ex: ["--", "true"], {"HAM_RETENTION": "forever"},
+                           "HAM_RETENTION"),
+    "site hadoop missing": (lambda t, ex: ["--", "hadoop", "version"], {"HAM_HADOOP": "site",
+                                                                       "HADOOP_HOME": ""},
+                            "no site Hadoop found"),
+    "java too old": (lambda t, ex: ["--", "hadoop", "version"], {"HAM_JAVA_HOME": "{t}/oldjava"},
+                     "needs Java 17"),
+    "nonsense nodes": (lambda t, ex: ["-N", "-3", "--", "true"], {}, "node count"),
+    "nonsense time": (lambda t, ex: ["-t", "soon", "--", "true"], {}, "Slurm time"),
+    "nonsense memory": (lambda t, ex: ["--mem", "a lot", "--", "true"], {}, "memory size"),
+}
+
+
+@pytest.mark.parametrize("command", ["submit", "run"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_is_refused_before_slurm(cluster, shared_root, tmp_path, examples, case, command):
+    (tmp_path / "file").write_text("")
+    old = tmp_path / "oldjava" / "bin"
+    old.mkdir(parents=True)
+    (old / "java").write_text(FAKE_OLD_JAVA)
+    (old / "java").chmod(stat.S_IRWXU)
+    args_for, extra_env, needle = CASES[case]
+    name = f"badinput-{uuid.uuid4().hex[:8]}"
+    env = {**cluster, "HAM_SHARED_ROOT": str(shared_root)}
+    env.update({k: v.format(t=tmp_path) for k, v in extra_env.items()})
+    r = run_ham(command, "-J", name, *args_for(tmp_path, examples), env=env, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ham: error: "), r.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in r.stderr
+    jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", name],
+                          capture_output=True, text=True, env={**cluster}).stdout
+    assert name not in jobs
