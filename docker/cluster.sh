@@ -6,6 +6,7 @@
 #       -n, --nodes N             number of compute nodes (default 3)
 #       --no-netns                fallback: every slurmd on the host (slurmd -N nodeX, own port)
 #       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
+#       --reuse                   keep a running cluster of the same shape instead of restarting
 #   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
 #   cluster.sh status             show daemons and sinfo
 #
@@ -171,16 +172,21 @@ start_slurmd() {  # start_slurmd I NETNS(0|1)
 
 cmd_up() {
     need_root
-    local nodes=3 netns=1 plugstack=""
+    local nodes=3 netns=1 plugstack="" reuse=0
     while [ $# -gt 0 ]; do
         case $1 in
             -n|--nodes) nodes=$2; shift 2 ;;
             --no-netns) netns=0; shift ;;
+            --reuse) reuse=1; shift ;;
             --plugstack) plugstack=$(readlink -f "$2"); shift 2 ;;
             *) die "unknown option $1 (see the header of $0)" ;;
         esac
     done
     [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || die "--nodes wants a number from 1 to 99, got '$nodes'"
+    if [ "$reuse" = 1 ] && running_matches "$nodes" "$plugstack"; then
+        log "reusing the running cluster; . $DIR/env.sh"
+        return 0
+    fi
     cmd_install
     cmd_down 2>/dev/null || true
     rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
@@ -223,6 +229,14 @@ export SLURM_CONF=$SLURM_CONF
 export HAM_CLUSTER_DIR=$DIR
 ENV
     log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )); . $DIR/env.sh"
+}
+
+running_matches() {  # running_matches NODES PLUGSTACK: is the running cluster of that shape?
+    [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
+    SLURM_CONF="$DIR/etc/slurm.conf" scontrol ping 2>/dev/null | grep -q UP || return 1
+    [ "$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -N -t idle,alloc,mix -o %N | sort -u | wc -l)" = "$1" ] || return 1
+    if [ -n "$2" ]; then grep -qx "PlugStackConfig=$2" "$DIR/etc/slurm.conf"
+    else ! grep -q '^PlugStackConfig=' "$DIR/etc/slurm.conf"; fi
 }
 
 cmd_status() {

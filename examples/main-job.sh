@@ -5,7 +5,7 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 "$REPO/docker/install.sh"
-"$REPO/docker/cluster.sh" up
+"$REPO/tests/cluster-up.sh" --reuse
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 export PATH="$REPO/.venv/bin:$PATH"
 
