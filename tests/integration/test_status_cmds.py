@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from pathlib import Path
 import sys
 
 from tests.integration.conftest import run_ham
@@ -43,6 +44,15 @@ def test_logs_status_cleanup(cluster, shared_root, tmp_path, hadoop_jars):
         watch.terminate()
         out, _ = watch.communicate()
     assert out.count("JOBID") >= 2 and "\x1b[" not in out
+
+    tasks = run_ham("status", "--tasks", job_id, env=env)
+    assert tasks.returncode == 0
+    rows = [line for line in tasks.stdout.splitlines() if line.strip().startswith("attempt_")]
+    assert len(rows) == 4 and {row.split()[2] for row in rows} <= {"node1", "node2", "node3"}
+    png = run_ham("report", job_id, "-o", str(tmp_path / "t-{job}.png"), env=env)
+    assert png.returncode == 0, png.stderr
+    written = Path(png.stdout.strip())
+    assert written.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and written.stat().st_size > 5000
 
     dry = run_ham("cleanup", "--dry-run", env=env)
     assert dry.returncode == 0 and f"would remove {shared_root}" in dry.stdout

@@ -50,7 +50,8 @@ def _register() -> None:
 
     for module in (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd, submit_cmd):
         cli.add_command(module.command)
-    for cmd in (status_cmd.status, status_cmd.logs, status_cmd.cancel, status_cmd.cleanup):
+    for cmd in (status_cmd.status, status_cmd.logs, status_cmd.cancel, status_cmd.cleanup,
+                status_cmd.report_cmd):
         cli.add_command(cmd)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
-from ham import jobs, settings
+from ham import jobs, report, settings
 from ham.errors import UsageError
 from ham.slurm import backend
 
@@ -37,7 +38,9 @@ time and job directory, from each job's status record and Slurm.""")
 @click.argument("job_ids", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--watch", is_flag=True, help="Refresh every 2 s until interrupted.")
-def status(job_ids: tuple[str, ...], as_json: bool, watch: bool) -> None:
+@click.option("--tasks", is_flag=True, help="Also print every task attempt: node, state, start, "
+                                            "end and duration (a text timeline).")
+def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) -> None:
     resolved = settings.load()
     slurm = backend(resolved)
     while True:
@@ -51,6 +54,11 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool) -> None:
             for s in summaries:
                 click.echo(f"{s.slurm_job_id:<10} {s.slurm_state:<11} {_elapsed(s.elapsed_s):>9}  "
                            f"{_progress(s)}\n{'':<33}{s.job_dir}")
+                if tasks:
+                    for hadoop_job in s.hadoop_jobs:
+                        click.echo(f"  {hadoop_job.get('job_id', '')}:")
+                        for row in report.text_rows(hadoop_job):
+                            click.echo(f"    {row}")
         if not watch:
             return
         time.sleep(2)
@@ -60,7 +68,8 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool) -> None:
 per attempt, named after the node it ran on), or print one attempt's logs with --attempt.""")
 @click.argument("job_id")
 @click.option("--attempt", help="Attempt id (or a unique part of it) whose logs to print.")
-def logs(job_id: str, attempt: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="List the log files as JSON.")
+def logs(job_id: str, attempt: str | None, as_json: bool) -> None:
     resolved = settings.load()
     dirs = jobs.job_dirs(resolved["shared_root"], [job_id])
     if not dirs:
@@ -74,6 +83,11 @@ def logs(job_id: str, attempt: str | None) -> None:
         for f in files:
             click.echo(f"==> {f} <==")
             click.echo(f.read_text(errors="replace"), nl=False)
+        return
+    if as_json:
+        click.echo(json.dumps([{"path": str(f), "attempt": f.name.split(".")[0],
+                                "node": f.name.split(".")[1] if f.name.count(".") >= 2 else "",
+                                "size": f.stat().st_size} for f in files], indent=1))
         return
     for f in files:
         click.echo(f"{f.stat().st_size:>10}  {f}")
@@ -96,3 +110,19 @@ def cleanup(dry_run: bool) -> None:
         click.echo(f"{'would remove' if dry_run else 'removing'} {jd.path}")
         if not dry_run:
             jobs.remove(jd)
+
+
+@click.command("report", help="""Write a PNG timeline of JOBID: every task attempt as a bar on
+its node, over time (maps, reduces, failed attempts), one file per Hadoop job the Slurm job ran.""")
+@click.argument("job_id")
+@click.option("-o", "--output", default="ham-{job}.png", show_default=True,
+              help="PNG file; {job} is replaced by the Hadoop job id.")
+def report_cmd(job_id: str, output: str) -> None:
+    resolved = settings.load()
+    found = [s for s in jobs.summaries(resolved["shared_root"], backend(resolved), [job_id],
+                                       time.time()) for s in s.hadoop_jobs]
+    if not found:
+        raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")
+    for hadoop_job in found:
+        path = report.timeline_png(hadoop_job, Path(output.replace("{job}", hadoop_job["job_id"])))
+        click.echo(str(path))
