@@ -10,6 +10,9 @@
 #   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
 #   cluster.sh status             show daemons and sinfo
 #
+# Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster), HAM_CLUSTER_PORT_BASE
+# (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
+#
 # Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
 # its own address on a private bridge (10.200.0.1N) and an /etc/hosts naming every node. All
 # state lives under $HAM_CLUSTER_DIR (default /var/tmp/ham-cluster); no systemd, no /etc/slurm.
@@ -21,10 +24,12 @@ BRIDGE=hambr0
 SUBNET=10.200.0
 NETNS_PREFIX=ham-node
 CLUSTER=ham
-CTL_PORT=16817
-SLURMD_PORT=16818
-DBD_PORT=16819
-DB_PORT=16806
+# Every port derives from one base, so a second cluster (another HAM_CLUSTER_DIR) can run beside.
+PORT_BASE=${HAM_CLUSTER_PORT_BASE:-16800}
+CTL_PORT=$((PORT_BASE + 17))
+SLURMD_PORT=$((PORT_BASE + 18))
+DBD_PORT=$((PORT_BASE + 19))
+DB_PORT=$((PORT_BASE + 6))
 CPUS=2
 REAL_MEMORY=3072
 
@@ -152,7 +157,7 @@ node_lines() {  # node_lines NODES NETNS(0|1)
         if [ "$netns" = 1 ]; then
             echo "NodeName=node$i NodeHostname=node$i NodeAddr=$SUBNET.$((10 + i)) CPUs=$CPUS RealMemory=$REAL_MEMORY State=UNKNOWN"
         else
-            echo "NodeName=node$i NodeHostname=$(hostname -s) NodeAddr=127.0.0.1 Port=$((17000 + i)) CPUs=$CPUS RealMemory=$REAL_MEMORY State=UNKNOWN"
+            echo "NodeName=node$i NodeHostname=$(hostname -s) NodeAddr=127.0.0.1 Port=$((PORT_BASE + 200 + i)) CPUs=$CPUS RealMemory=$REAL_MEMORY State=UNKNOWN"
         fi
     done
 }
@@ -255,5 +260,5 @@ case ${1:-} in
     up) shift; cmd_up "$@" ;;
     down) cmd_down ;;
     status) cmd_status ;;
-    *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 2 ;;
 esac

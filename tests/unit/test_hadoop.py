@@ -43,3 +43,54 @@ def test_unknown_subcommand(tmp_path):
 def test_site_hadoop_runs_bin_hadoop(tmp_path):
     argv = hadoop_argv(Hadoop("site", Path("/opt/hadoop")), "", ["fs", "-ls"], {})
     assert argv == ["/opt/hadoop/bin/hadoop", "fs", "-ls"]
+
+
+def _settings(tmp_path, **kw):
+    from ham import settings
+
+    env = {"HAM_SITE_CONFIG": str(tmp_path / "none.toml"), "HAM_USER_CONFIG": str(tmp_path / "none2.toml")}
+    return settings.load(env, flags=kw)
+
+
+def _site_install(root: Path) -> Path:
+    (root / "bin").mkdir(parents=True)
+    (root / "bin" / "hadoop").write_text("#!/bin/sh\n")
+    (root / "bin" / "hadoop").chmod(0o755)
+    return root
+
+
+def test_auto_prefers_site_hadoop_from_env_then_path(tmp_path):
+    from ham.hadoop import find_hadoop
+
+    site = _site_install(tmp_path / "site")
+    bundle = tmp_path / "bundle"
+    (bundle / "lib").mkdir(parents=True)
+    (bundle / "ham-mapreduce.jar").write_bytes(b"")
+    s = _settings(tmp_path, bundle_dir=str(bundle))
+    assert find_hadoop(s, {"HADOOP_HOME": str(site), "PATH": ""}) == Hadoop("site", site)
+    assert find_hadoop(s, {"PATH": str(site / "bin")}).home == site
+    assert find_hadoop(s, {"PATH": ""}) == Hadoop("bundled", bundle)
+    forced = _settings(tmp_path, bundle_dir=str(bundle), hadoop="bundled")
+    assert find_hadoop(forced, {"HADOOP_HOME": str(site)}).kind == "bundled"
+
+
+def test_ham_shim_on_path_is_not_a_site_hadoop(tmp_path):
+    from ham.hadoop import find_hadoop
+
+    shim_dir = tmp_path / "job" / "bin"
+    shim_dir.mkdir(parents=True)
+    (shim_dir / "hadoop").write_text("#!/bin/sh\n# ham-hadoop-shim\n")
+    (shim_dir / "hadoop").chmod(0o755)
+    bundle = tmp_path / "bundle"
+    (bundle / "lib").mkdir(parents=True)
+    (bundle / "ham-mapreduce.jar").write_bytes(b"")
+    s = _settings(tmp_path, bundle_dir=str(bundle))
+    assert find_hadoop(s, {"PATH": str(shim_dir)}).kind == "bundled"
+
+
+def test_site_required_but_missing(tmp_path):
+    from ham.errors import EnvironmentProblem
+    from ham.hadoop import find_hadoop
+
+    with pytest.raises(EnvironmentProblem, match="no site Hadoop found"):
+        find_hadoop(_settings(tmp_path, hadoop="site"), {"PATH": ""})
