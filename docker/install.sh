@@ -38,7 +38,7 @@ if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
     python3 -m venv "$REPO/.venv"
 fi
-if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib' 2>/dev/null; then
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"
 fi
 
