@@ -32,6 +32,7 @@ DBD_PORT=$((PORT_BASE + 19))
 DB_PORT=$((PORT_BASE + 6))
 CPUS=2
 REAL_MEMORY=3072
+TEST_USER=hamuser
 
 log() { echo "cluster.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -193,6 +194,8 @@ cmd_up() {
         return 0
     fi
     cmd_install
+    # An unprivileged user for the tests that run jobs as someone other than root.
+    id "$TEST_USER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$TEST_USER"
     cmd_down 2>/dev/null || true
     rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
     mkdir -p "$DIR/log" "$DIR/etc" "$DIR/spool/ctld" "$DIR/run"

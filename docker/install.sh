@@ -14,7 +14,11 @@ log() { echo "install.sh: $*" >&2; }
 missing=""
 command -v javac >/dev/null || missing="$missing openjdk-17-jdk-headless"
 command -v mvn >/dev/null || missing="$missing maven"
-python3 -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
+# The system Python (not a per-user one such as pyenv under /root): every user must be able to
+# run the `ham` that the batch scripts and the hadoop shim call.
+PY=/usr/bin/python3
+[ -x "$PY" ] || missing="$missing python3"
+[ -x "$PY" ] && "$PY" -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
 command -v gcc >/dev/null || missing="$missing gcc"
 command -v tcsh >/dev/null || missing="$missing tcsh"  # `ham env --shell csh` is tested
 # Modulefiles are tested with both module systems: Environment Modules (Tcl) installed, and
@@ -34,9 +38,13 @@ if ! ls /opt/ham-lmod/usr/share/lmod/*/libexec/lmod >/dev/null 2>&1; then
     rm -rf "$tmp"
 fi
 
+if [ -x "$REPO/.venv/bin/python" ] && ! grep -qx "home = $(dirname "$PY")" "$REPO/.venv/pyvenv.cfg"; then
+    log "recreating $REPO/.venv on $PY"
+    rm -rf "$REPO/.venv"
+fi
 if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
-    python3 -m venv "$REPO/.venv"
+    "$PY" -m venv "$REPO/.venv"
 fi
 if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"

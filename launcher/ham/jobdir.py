@@ -110,6 +110,13 @@ def is_lustre(path: Path) -> bool:
 
 def check_shared_root(shared_root: str) -> Path:
     root = Path(shared_root)
+    try:
+        root.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot access shared root {root}: {exc.strerror}; fix the "
+                                 f"permissions of its parents or set shared_root") from None
     if not root.exists():
         raise EnvironmentProblem(f"shared root {root} does not exist: create it on the shared file "
                                  f"system or set shared_root (HAM_SHARED_ROOT)")

@@ -1,0 +1,66 @@
+"""A non-root user runs a job end to end, and cannot read another user's job directory."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.integration.conftest import run_ham
+from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
+
+USER = "hamuser"  # created by docker/cluster.sh up
+HAM = Path(sys.executable).parent / "ham"  # the venv on the system Python (docker/install.sh)
+
+
+def as_user(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["runuser", "-u", USER, "--", "env", *[f"{k}={v}" for k, v in env.items()],
+                           *argv], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+@pytest.fixture
+def multiuser_root():
+    # Not under pytest's tmp dir: that is private to root.
+    base = Path(tempfile.mkdtemp(prefix="ham-multiuser-", dir="/var/tmp"))
+    base.chmod(0o755)
+    root = base / "shared"
+    root.mkdir()
+    root.chmod(0o1777)  # a site's shared root: everyone creates their own <user>/ below it
+    yield root
+    shutil.rmtree(base)
+
+
+def test_non_root_user_runs_a_job_and_directories_stay_private(cluster, multiuser_root, hadoop_jars):
+    work = multiuser_root.parent / "work"
+    work.mkdir()
+    expected = write_corpus(work / "in")
+    shutil.chown(work, USER)
+    for p in work.rglob("*"):
+        shutil.chown(p, USER)
+    env = {"SLURM_CONF": cluster["SLURM_CONF"], "HAM_SHARED_ROOT": str(multiuser_root),
+           "PATH": f"{HAM.parent}:/usr/bin:/bin", "HOME": f"/home/{USER}"}
+    r = as_user([str(HAM), "run", "-N", "3", "--retention", "all", "--", "hadoop", "jar",
+                 str(hadoop_jars["examples"]), "wordcount", str(work / "in"), str(work / "out")],
+                env, work)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert read_counts(work / "out") == expected
+    user_dir = multiuser_root / USER
+    job_dir = next(user_dir.iterdir())
+    for d in (user_dir, job_dir):
+        st = d.stat()
+        assert st.st_mode & 0o777 == 0o700 and st.st_uid != 0
+    logs = list(job_dir.glob("jobs/*/logs/attempt_*.syslog"))
+    assert {p.name.split(".")[1] for p in logs} == {"node1", "node2", "node3"}
+
+    # root's job directory in the same shared root is out of the user's reach.
+    r = run_ham("run", "-N", "1", "--retention", "all", "--", "true",
+                env={**cluster, "HAM_SHARED_ROOT": str(multiuser_root)})
+    assert r.returncode == 0, r.stderr
+    root_job = next((multiuser_root / "root").iterdir())
+    for probe in (["ls", str(multiuser_root / "root")], ["cat", str(root_job / "conf" / "mapred-site.xml")]):
+        denied = as_user(probe, env, work)
+        assert denied.returncode != 0 and "Permission denied" in denied.stderr
