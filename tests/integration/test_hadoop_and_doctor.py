@@ -61,3 +61,12 @@ def test_doctor_fails_on_missing_shared_root(cluster, tmp_path):
     r = run_ham("doctor", env={**cluster, "HAM_SHARED_ROOT": str(tmp_path / "absent")})
     assert r.returncode == 1
     assert "FAIL  shared root" in r.stdout and "does not exist" in r.stdout
+
+
+def test_hadoop_classpath_like_bin_hadoop():
+    plain = run_ham("hadoop", "classpath", env={"HADOOP_CONF_DIR": "/etc/conf-x"})
+    assert plain.returncode == 0
+    parts = plain.stdout.strip().split(":")
+    assert parts[0] == "/etc/conf-x" and parts[-1].endswith("/lib/*")
+    globbed = run_ham("hadoop", "classpath", "--glob")
+    assert globbed.returncode == 0 and "hadoop-mapreduce-examples-3.4.2.jar" in globbed.stdout

@@ -7,7 +7,7 @@ import os
 import click
 
 from ham import settings
-from ham.hadoop import find_hadoop, hadoop_argv
+from ham.hadoop import bundled_classpath, find_hadoop, hadoop_argv
 from ham.java import java_binary
 
 
@@ -27,6 +27,10 @@ def command(ctx: click.Context, args: tuple[str, ...]) -> None:
     resolved = settings.load()
     hadoop = find_hadoop(resolved)
     java = java_binary(resolved["java_home"]) if hadoop.kind == "bundled" else ""
+    if hadoop.kind == "bundled" and list(args) == ["classpath"]:
+        # bin/hadoop prints its class path itself (Classpath without options prints usage).
+        click.echo(bundled_classpath(hadoop, os.environ))
+        return
     argv = hadoop_argv(hadoop, java, list(args), os.environ)
     # exec: signals and the exit code are the JVM's own, as with bin/hadoop.
     os.execv(argv[0], argv)
