@@ -22,7 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Callable, Mapping, Sequence
 
 from ham import follow, jobs, preflight, render, session
 from ham import settings as settings_mod
@@ -92,11 +92,23 @@ class Job:
     def output_file(self) -> Path:
         return Path(self.request.output.replace("%j", self._require_id()))
 
-    def wait(self, stream: IO[bytes] | None = None) -> int:
-        """Follow the job until it ends, copying its output to stream (default: stdout);
-        return its exit code."""
+    def wait(self, stream: IO[bytes] | None = None,
+             progress: Callable[[str], None] | None = None) -> int:
+        """Follow the job until it ends and return its exit code. Its output is copied to
+        stream (default: stdout) unless progress is given: then progress receives a one-line
+        summary (Slurm state, map/reduce %, tasks done/failed, elapsed) at every poll."""
+        def tick(info: JobInfo | None) -> None:
+            summaries = self.status()
+            state = info.state if info else "PENDING"
+            line = f"job {self.job_id} {state}"
+            if summaries:
+                s = summaries[0]
+                line += f" {jobs.elapsed_text(s.elapsed_s)}  {jobs.progress_text(s)}"
+            progress(line)  # type: ignore[misc]
+
         info = follow.follow(self._slurm, self._require_id(), self.output_file,
-                             stream if stream is not None else sys.stdout.buffer)
+                             None if progress else (stream or sys.stdout.buffer),
+                             tick if progress else None)
         return info.exit_code if info.exit_code is not None else 1
 
     def state(self) -> JobInfo | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Callable
 
 from ham.errors import SlurmError
 from ham.slurm import JobInfo, SlurmBackend
@@ -28,15 +28,20 @@ def _drain(path: Path, offset: int, out: IO[bytes]) -> int:
     return offset + len(data)
 
 
-def follow(backend: SlurmBackend, job_id: str, output: Path | None, out: IO[bytes]) -> JobInfo:
+def follow(backend: SlurmBackend, job_id: str, output: Path | None, out: IO[bytes] | None,
+           on_poll: Callable[[JobInfo | None], None] | None = None) -> JobInfo:
+    """Poll until the job has an exit code. Its output file is copied to out (when given);
+    on_poll sees every poll (for a progress line)."""
     offset = 0
     missing_since: float | None = None
     while True:
         info = backend.job(job_id)
-        if output is not None:
+        if on_poll is not None:
+            on_poll(info)
+        if output is not None and out is not None:
             offset = _drain(output, offset, out)
         if info is not None and info.finished and info.exit_code is not None:
-            if output is not None:
+            if output is not None and out is not None:
                 _drain(output, offset, out)
             return info
         if info is None or info.finished:

@@ -28,6 +28,26 @@ class JobSummary:
         return asdict(self)
 
 
+def progress_text(summary: JobSummary) -> str:
+    """'RUNNING map 40% reduce 0% (4/10 maps, 0/2 reduces, 1 failed)' for the latest Hadoop job."""
+    if not summary.hadoop_jobs:
+        return "-"
+    s = max(summary.hadoop_jobs, key=lambda j: j.get("start_time") or 0)
+    maps, reduces = s.get("maps", {}), s.get("reduces", {})
+    return (f"{s.get('state', '?')} map {100 * s.get('map_progress', 0):.0f}% "
+            f"reduce {100 * s.get('reduce_progress', 0):.0f}% "
+            f"({maps.get('completed', 0)}/{maps.get('total', 0)} maps, "
+            f"{reduces.get('completed', 0)}/{reduces.get('total', 0)} reduces, "
+            f"{maps.get('failed', 0) + reduces.get('failed', 0)} failed)")
+
+
+def elapsed_text(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    m, s = divmod(int(seconds), 60)
+    return f"{m // 60}:{m % 60:02d}:{s:02d}"
+
+
 def slurm_id_of(path: Path) -> str:
     return path.name.split(".")[0]
 

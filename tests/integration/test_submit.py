@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shlex
+import subprocess
 import json
 import os
 import sys
@@ -68,3 +70,19 @@ def test_python_api_submit_wait_counters_logs(cluster, shared_root, tmp_path, ha
     assert counters["org.apache.hadoop.mapreduce.TaskCounter"]["MAP_INPUT_RECORDS"] == 3
     assert any(p.name.endswith(".syslog") for p in job.logs())
     assert job.status()[0].slurm_state == "COMPLETED"
+
+
+def test_wait_on_a_terminal_shows_a_live_progress_line(cluster, shared_root, tmp_path, hadoop_jars):
+    """`script` gives `ham submit --wait` a terminal: one line rewritten in place."""
+    cmd = shlex.join([sys.executable, "-m", "ham", "submit", "--wait", "-N", "3", "--", "hadoop",
+                      "jar", str(hadoop_jars["jobclient_tests"]), "sleep", "-m", "12", "-r", "1",
+                      "-mt", "500", "-rt", "1"])
+    r = subprocess.run(["script", "-qfec", cmd, "/dev/null"], capture_output=True,
+                       env={**os.environ, **cluster, "HAM_SHARED_ROOT": str(shared_root)},
+                       cwd=tmp_path, timeout=300)
+    out = r.stdout.decode(errors="replace")  # bytes: text mode would turn \r into \n
+    assert r.returncode == 0, out[-2000:]
+    updates = out.split("\r\x1b[2K")
+    assert len(updates) > 3
+    assert "SUCCEEDED map 100% reduce 100% (12/12 maps, 1/1 reduces, 0 failed)" in updates[-1]
+    assert "Job Counters" not in out  # the job's own output stays in its file

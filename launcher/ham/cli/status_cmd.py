@@ -14,25 +14,6 @@ from ham.errors import UsageError
 from ham.slurm import backend
 
 
-def _progress(summary: jobs.JobSummary) -> str:
-    if not summary.hadoop_jobs:
-        return "-"
-    s = max(summary.hadoop_jobs, key=lambda j: j.get("start_time") or 0)
-    maps, reduces = s.get("maps", {}), s.get("reduces", {})
-    return (f"{s.get('state', '?')} map {100 * s.get('map_progress', 0):.0f}% "
-            f"reduce {100 * s.get('reduce_progress', 0):.0f}% "
-            f"({maps.get('completed', 0)}/{maps.get('total', 0)} maps, "
-            f"{reduces.get('completed', 0)}/{reduces.get('total', 0)} reduces, "
-            f"{maps.get('failed', 0) + reduces.get('failed', 0)} failed)")
-
-
-def _elapsed(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    m, s = divmod(int(seconds), 60)
-    return f"{m // 60}:{m % 60:02d}:{s:02d}"
-
-
 @click.command("status", help="""Show your HAM jobs: Slurm state, MapReduce progress, elapsed
 time and job directory, from each job's status record and Slurm.""")
 @click.argument("job_ids", nargs=-1)
@@ -52,8 +33,8 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) ->
                 click.clear()
             click.echo(f"{'JOBID':<10} {'SLURM':<11} {'ELAPSED':>9}  PROGRESS / JOB DIRECTORY")
             for s in summaries:
-                click.echo(f"{s.slurm_job_id:<10} {s.slurm_state:<11} {_elapsed(s.elapsed_s):>9}  "
-                           f"{_progress(s)}\n{'':<33}{s.job_dir}")
+                click.echo(f"{s.slurm_job_id:<10} {s.slurm_state:<11} {jobs.elapsed_text(s.elapsed_s):>9}  "
+                           f"{jobs.progress_text(s)}\n{'':<33}{s.job_dir}")
                 if tasks:
                     for hadoop_job in s.hadoop_jobs:
                         click.echo(f"  {hadoop_job.get('job_id', '')}:")

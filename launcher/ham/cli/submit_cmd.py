@@ -25,12 +25,15 @@ SIGUSR1 60 s before the time limit, so the job is stopped cleanly.""")
               help="Batch output file (sbatch --output; %j is the job id).")
 @click.option("-e", "--error", default="", help="Batch error file (default: with the output).")
 @click.option("--dry-run", is_flag=True, help="Print the batch script and submit nothing.")
-@click.option("--wait", is_flag=True, help="Follow the job: stream its output and exit with its "
-                                           "exit code.")
+@click.option("--wait", is_flag=True, help="Follow the job and exit with its exit code. On a "
+              "terminal it shows a live progress line (map %, reduce %, tasks done/failed, "
+              "elapsed); elsewhere, or with --stream, it copies the job's output.")
+@click.option("--stream", is_flag=True, help="With --wait: copy the job's output even on a "
+                                             "terminal.")
 @apply(SETTING_OPTIONS)
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def command(command: tuple[str, ...], output: str, error: str, dry_run: bool, wait: bool,
-            **kw: object) -> int:
+            stream: bool, **kw: object) -> int:
     flags = setting_flags(kw)
     job = Job(command, settings=flags, output=output, request=job_request(kw, output=output,
                                                                            error=error))
@@ -41,7 +44,13 @@ def command(command: tuple[str, ...], output: str, error: str, dry_run: bool, wa
     click.echo(job.submit())
     if not wait:
         return 0
-    code = job.wait(sys.stdout.buffer)
+    if sys.stdout.isatty() and not stream:
+        # On a terminal: one live progress line; the job's output stays in its file.
+        click.echo(f"output: {job.output_file}", err=True)
+        code = job.wait(progress=lambda line: click.echo(f"\r\x1b[2K{line}", nl=False, err=True))
+        click.echo("", err=True)
+    else:
+        code = job.wait(sys.stdout.buffer)
     info = job.state()
     click.echo(f"ham: job {job.job_id} {info.state if info else 'ended'}, exit code {code}", err=True)
     return code
