@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -27,7 +28,6 @@ def test_every_command_has_help(path):
 
 
 def ham(*args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
-    import os
     full = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "ham", *args], capture_output=True, text=True, env=full)
 
@@ -75,3 +75,11 @@ def test_readme_settings_reference_is_generated_from_schema():
     block = readme.split("<!-- settings:start")[1].split("-->", 1)[1].split("<!-- settings:end -->")[0]
     assert block.strip() == sitedoc.reference_table().strip(), \
         "README settings table drifted: regenerate it with `ham config reference`"
+
+
+@pytest.mark.parametrize("shell,needle", [("bash", "complete -o nosort -F"), ("zsh", "compdef"),
+                                          ("fish", "complete --no-files --command ham")])
+def test_shell_completion_scripts(shell, needle):
+    r = subprocess.run([sys.executable, "-m", "ham"], capture_output=True, text=True,
+                       env={**os.environ, "_HAM_COMPLETE": f"{shell}_source"})
+    assert needle in r.stdout
