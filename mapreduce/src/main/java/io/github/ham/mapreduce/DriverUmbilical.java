@@ -1,7 +1,9 @@
 package io.github.ham.mapreduce;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -66,7 +68,13 @@ final class DriverUmbilical extends HamUmbilicalBase {
     if (s.isFinished()) {
       return new JvmTask(null, true);
     }
-    AttemptKey key = s.assign(runnerId, System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    if (!job.runners().contact(runnerId, now)) {
+      // Declared lost (silent too long): its attempts went elsewhere, it may be replaced.
+      LOG.warn("Task runner {} was declared lost; telling it to exit", runnerId);
+      return new JvmTask(null, true);
+    }
+    AttemptKey key = s.assign(runnerId, now);
     if (key == null) {
       return new JvmTask(null, false);
     }
@@ -91,6 +99,10 @@ final class DriverUmbilical extends HamUmbilicalBase {
   public AMFeedback statusUpdate(TaskAttemptID taskId, TaskStatus status) throws IOException {
     AttemptKey key = key(taskId);
     long now = System.currentTimeMillis();
+    String runner = job.scheduler().runnerOf(key);
+    if (runner != null) {
+      job.runners().contact(runner, now);
+    }
     boolean found;
     if (status == null) {
       found = job.scheduler().ping(key, now);
@@ -101,6 +113,10 @@ final class DriverUmbilical extends HamUmbilicalBase {
           counters.put(key, status.getCounters());
         }
       }
+    }
+    if (!found && runner != null) {
+      // The task will exit its runner JVM (System.exit(66)): expected, replace it freely.
+      job.runners().expectExit(runner);
     }
     AMFeedback feedback = new AMFeedback();
     feedback.setTaskFound(found);
@@ -127,6 +143,20 @@ final class DriverUmbilical extends HamUmbilicalBase {
 
   private void failed(TaskAttemptID taskId, String message) throws IOException {
     AttemptKey key = key(taskId);
+    if (!key.isMap()) {
+      List<AttemptKey> badMaps = new ArrayList<>();
+      for (String id : BadMapOutput.parse(message)) {
+        TaskAttemptID map = TaskAttemptID.forName(id);
+        if (map.getJobID().toString().equals(job.id.toString())) {
+          badMaps.add(HamJob.keyOf(map));
+        }
+      }
+      if (!badMaps.isEmpty()) {
+        job.addDiagnostic(key, message);
+        job.mapOutputLost(key, badMaps, message);
+        return;
+      }
+    }
     job.addDiagnostic(key, message);
     job.scheduler().failed(key, message, System.currentTimeMillis());
     LOG.warn("Attempt {} failed: {}", taskId, message);

@@ -33,7 +33,18 @@ public final class HamConfig {
   public static final String LAUNCHER_LOCAL = "local";
   /** Number of runner JVMs for the local launcher; 0 = same rule as per node. */
   public static final String LOCAL_RUNNERS = "ham.local.runners";
-  /** How many times the runners are relaunched when none is left. */
+  /** scontrol executable (node health before a runner is replaced). */
+  public static final String SCONTROL = "ham.scontrol";
+  public static final String DEFAULT_SCONTROL = "scontrol";
+  /**
+   * Test only: hold the reduces for this long once every map has succeeded for the first time
+   * (lets tests damage map output between the maps and the reduces). 0 (default): no pause.
+   */
+  public static final String TEST_PAUSE_BEFORE_REDUCES_MS = "ham.test.pause.before.reduces.ms";
+  /**
+   * How many times runners are started again, in all: the whole set when none is left, or one
+   * runner in place of a lost one.
+   */
   public static final String MAX_RUNNER_LAUNCHES = "ham.runner.max.relaunches";
   public static final int DEFAULT_MAX_RUNNER_LAUNCHES = 3;
   /** An attempt with no contact (status or ping) for this long is considered lost. */
@@ -49,6 +60,15 @@ public final class HamConfig {
   public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
   /** Minimum interval between two writes of status.json. */
   public static final long STATUS_INTERVAL_MS = 2_000L;
+
+  /**
+   * Before a reduce starts, its runner checks every map output it will read (index CRC, data
+   * file long enough: one small read and one stat per map) and reports the bad ones so their
+   * maps run again. Off: the same problems are found after the shuffle fails (one reduce
+   * attempt, not counted, is lost), saving those metadata operations.
+   */
+  public static final String PRECHECK_MAP_OUTPUT = "ham.reduce.precheck.map.output";
+  public static final boolean DEFAULT_PRECHECK_MAP_OUTPUT = true;
 
   /** Set per attempt in the task's configuration: where its map output goes. */
   public static final String TASK_OUTPUT_DIR = "ham.task.output.dir";

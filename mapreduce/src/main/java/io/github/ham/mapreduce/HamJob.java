@@ -63,6 +63,9 @@ final class HamJob extends Thread {
   private volatile float cleanupProgress;
 
   private volatile TaskScheduler scheduler;
+  private final RunnerTracker runners = new RunnerTracker();
+  /** Relaunches and replacements counted against ham.runner.max.relaunches. */
+  private int relaunchesUsed;
   private TaskSplitMetaInfo[] splits;
   private final DriverUmbilical umbilical;
   private Server server;
@@ -109,6 +112,10 @@ final class HamJob extends Thread {
 
   TaskScheduler scheduler() {
     return scheduler;
+  }
+
+  RunnerTracker runners() {
+    return runners;
   }
 
   TaskSplitMetaInfo split(int index) {
@@ -169,6 +176,7 @@ final class HamJob extends Thread {
             conf.getLong(MRJobConfig.TASK_TIMEOUT, 600_000L),
             conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS,
                 HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS)));
+    scheduler.setReduceDelay(conf.getLong(HamConfig.TEST_PAUSE_BEFORE_REDUCES_MS, 0L));
     scheduler.setTaskNames(t -> new org.apache.hadoop.mapred.TaskID(id,
         t.isMap() ? TaskType.MAP : TaskType.REDUCE, t.index()).toString());
     java.nio.file.Files.createDirectories(dirs.logs().toPath());
@@ -288,12 +296,23 @@ final class HamJob extends Thread {
     launcher = new RunnerLauncher(conf, dirs, host, address.getPort(), id.toString(), env);
     shutdownHook = new Thread(this::onShutdown, "ham-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
+    launchAll();
+  }
+
+  /** Starts a whole generation of runners; they are tracked from now on. */
+  private void launchAll() throws IOException {
     launcher.launch();
+    long now = System.currentTimeMillis();
+    for (String slot : launcher.lastGenerationSlots()) {
+      runners.started(slot, null, now);
+    }
   }
 
   private void waitForTasks() throws IOException, InterruptedException {
-    int maxLaunches = 1 + conf.getInt(HamConfig.MAX_RUNNER_LAUNCHES,
+    int maxRelaunches = conf.getInt(HamConfig.MAX_RUNNER_LAUNCHES,
         HamConfig.DEFAULT_MAX_RUNNER_LAUNCHES);
+    long heartbeatTimeout = conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS,
+        HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS);
     while (!scheduler.isFinished()) {
       synchronized (this) {
         wait(500);
@@ -302,21 +321,95 @@ final class HamJob extends Thread {
       for (AttemptKey key : scheduler.expire(now)) {
         attemptEnded(key, TaskCompletionEvent.Status.FAILED);
       }
+      if (launcher.anyAlive() && !scheduler.isFinished()) {
+        List<RunnerTracker.Lost> lost = new ArrayList<>();
+        for (RunnerTracker.Exit exit : launcher.pollExits()) {
+          RunnerTracker.Lost l = runners.exited(exit);
+          if (l != null) {
+            lost.add(l);
+          }
+        }
+        lost.addAll(runners.expire(now, heartbeatTimeout));
+        for (RunnerTracker.Lost l : lost) {
+          runnerLost(l, maxRelaunches, now);
+        }
+        if (runners.live() == 0 && !scheduler.isFinished()) {
+          // Every runner is lost and none was replaced, but some processes linger (silent
+          // runners): nobody would take the pending tasks. Handle it as "all runners gone".
+          LOG.warn("No task runner is left; stopping the lingering runner processes");
+          launcher.kill();
+        }
+      }
       if (!launcher.anyAlive() && !scheduler.isFinished()) {
+        launcher.pollExits();
+        runners.allLost();
         for (AttemptKey key : scheduler.runnerLostAll("The task runners exited", now)) {
           attemptEnded(key, TaskCompletionEvent.Status.FAILED);
         }
-        if (launcher.launches() >= maxLaunches) {
+        if (relaunchesUsed >= maxRelaunches) {
           scheduler.stop("The task runners exited " + launcher.launches()
               + " times; last output:\n" + launcher.outputTail());
         } else {
           LOG.warn("All task runners exited; relaunching. Last output:\n{}",
               launcher.outputTail());
-          launcher.launch();
+          relaunchesUsed++;
+          launchAll();
         }
       }
       writeStatus(false);
     }
+  }
+
+  /**
+   * One runner is gone (its process exited, or it was silent for the heartbeat timeout): its
+   * running attempts are failed (they run again elsewhere), and a replacement starts on the
+   * same node if the node is healthy and ham.runner.max.relaunches allows.
+   */
+  private void runnerLost(RunnerTracker.Lost lost, int maxRelaunches, long now)
+      throws IOException {
+    String name = lost.runnerId() != null ? lost.runnerId() : lost.slot();
+    if (lost.runnerId() != null) {
+      for (AttemptKey key : scheduler.runnerLost(lost.runnerId(),
+          "Task runner " + name + " lost: " + lost.reason(), now)) {
+        attemptEnded(key, TaskCompletionEvent.Status.FAILED);
+      }
+    }
+    RunnerTracker.NodeHealth health = RunnerTracker.NodeHealth.UNKNOWN;
+    if (lost.node() != null && (lost.expected() || relaunchesUsed < maxRelaunches)) {
+      health = launcher.nodeHealth(lost.node());
+    }
+    RunnerTracker.Decision decision = RunnerTracker.decide(scheduler.isFinished(), lost.node(),
+        relaunchesUsed, maxRelaunches, health, lost.expected());
+    if (decision == RunnerTracker.Decision.REPLACE) {
+      String slot = launcher.replace(lost.node());
+      runners.started(slot, lost.node(), System.currentTimeMillis());
+      if (!lost.expected()) {
+        relaunchesUsed++;
+      }
+      LOG.warn("Task runner {} on {} lost ({}); started replacement runner {} on {} ({})",
+          name, lost.node(), lost.reason(), slot, lost.node(), lost.expected()
+              ? "the driver ended its task; not counted against " + HamConfig.MAX_RUNNER_LAUNCHES
+              : "relaunch " + relaunchesUsed + " of " + maxRelaunches);
+    } else {
+      LOG.warn("Task runner {} on {} lost ({}); not replaced: {}", name, lost.node(),
+          lost.reason(), decision);
+    }
+  }
+
+  /**
+   * A reduce attempt could not read some maps' output: those map attempts are failed and their
+   * maps run again, and the reduce attempt is killed (it runs again once the maps are done).
+   */
+  void mapOutputLost(AttemptKey reduce, List<AttemptKey> badMaps, String message) {
+    long now = System.currentTimeMillis();
+    List<AttemptKey> invalidated = scheduler.mapOutputLost(reduce, badMaps, message, now);
+    LOG.warn("Attempt {} could not read the output of {}; re-running {}", attemptId(reduce),
+        badMaps.stream().map(k -> attemptId(k).toString()).toList(),
+        invalidated.stream().map(k -> attemptId(k).toString()).toList());
+    for (AttemptKey m : invalidated) {
+      attemptEnded(m, TaskCompletionEvent.Status.FAILED);
+    }
+    attemptEnded(reduce, TaskCompletionEvent.Status.KILLED);
   }
 
   /** Wakes the driver loop (an attempt ended). */
@@ -480,7 +573,8 @@ final class HamJob extends Thread {
       errors.add(failureInfo);
     }
     r.put("errors", errors);
-    r.put("runners", launcher == null ? 0 : launcher.totalRunners());
+    r.put("runners", launcher == null ? 0 : launcher.runnersStarted());
+    r.put("runner_launches", launcher == null ? 0 : launcher.launches());
     StatusRecord.write(dirs.status(), r);
   }
 }

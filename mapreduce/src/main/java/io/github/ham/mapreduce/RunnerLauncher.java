@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts the task runner JVMs: one {@code srun} step over the allocation (or N local
- * processes with ham.launcher=local), relaunches them when all are gone, and stops them.
+ * processes with ham.launcher=local), relaunches them when all are gone, starts a single
+ * replacement runner on a node ({@code srun --overlap -N1 -n1 -w NODE}) when one is lost,
+ * reports which runners exited (srun's "task N: ..." messages, or the process itself for
+ * single-runner steps), and stops them.
  */
 final class RunnerLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerLauncher.class);
@@ -35,7 +38,32 @@ final class RunnerLauncher {
   private final int perNode;
   private final List<Process> processes = new ArrayList<>();
   private final List<File> outputs = new ArrayList<>();
+  /** Every process started, with what it runs, to report runner exits. */
+  private final List<Step> steps = new ArrayList<>();
   private int generation = -1;
+  private int runnersStarted;
+
+  /**
+   * One started process: a multi-runner srun step (exits come from its output) or a single
+   * runner (a local process or a one-task step: its exit is the runner's).
+   */
+  private static final class Step {
+    final int generation;
+    final Process process;
+    final File output;
+    final String singleSlot;
+    final String node;
+    long offset;
+    boolean exitReported;
+
+    Step(int generation, Process process, File output, String singleSlot, String node) {
+      this.generation = generation;
+      this.process = process;
+      this.output = output;
+      this.singleSlot = singleSlot;
+      this.node = node;
+    }
+  }
 
   RunnerLauncher(Configuration conf, JobDirs dirs, String driverHost, int port, String jobId,
       Map<String, String> env) {
@@ -75,6 +103,21 @@ final class RunnerLauncher {
     return nodes * perNode;
   }
 
+  /** Runners started so far: every generation and replacement. */
+  synchronized int runnersStarted() {
+    return runnersStarted;
+  }
+
+  /** The slots of the runners the last {@link #launch()} started (with their node if known). */
+  synchronized List<String> lastGenerationSlots() {
+    List<String> out = new ArrayList<>();
+    int n = local ? perNode : nodes * perNode;
+    for (int i = 0; i < n; i++) {
+      out.add(RunnerTracker.slotName(generation, i));
+    }
+    return out;
+  }
+
   synchronized int launches() {
     return generation + 1;
   }
@@ -89,8 +132,9 @@ final class RunnerLauncher {
         File work = dirs.runnerWork("g" + generation + "-p" + i);
         Files.createDirectories(work.toPath());
         File out = new File(dirs.logs(), "runner.g" + generation + "-p" + i + ".log");
-        start(runnerCommand, work, out);
+        start(runnerCommand, work, out, RunnerTracker.slotName(generation, i), null);
       }
+      runnersStarted += perNode;
     } else {
       List<String> cmd = new ArrayList<>(Arrays.asList(
           conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
@@ -100,19 +144,143 @@ final class RunnerLauncher {
           "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
       cmd.addAll(runnerCommand);
       start(cmd, new File(System.getProperty("user.dir")),
-          new File(dirs.logs(), "runners.g" + generation + ".log"));
+          new File(dirs.logs(), "runners.g" + generation + ".log"), null, null);
+      runnersStarted += nodes * perNode;
     }
   }
 
-  private void start(List<String> cmd, File cwd, File output) throws IOException {
+  /**
+   * Starts one runner in place of a lost one, on {@code node}: a new generation with a single
+   * runner, as its own step sharing the first step's resources ({@code --overlap}: a dead
+   * runner does not free the CPUs of the step it belonged to). Returns its slot.
+   */
+  synchronized String replace(String node) throws IOException {
+    generation++;
+    Files.createDirectories(dirs.work().toPath());
+    Files.createDirectories(dirs.logs().toPath());
+    String slot = RunnerTracker.slotName(generation, 0);
+    if (local) {
+      File work = dirs.runnerWork(slot);
+      Files.createDirectories(work.toPath());
+      start(runnerCommand, work, new File(dirs.logs(), "runner." + slot + ".log"), slot, node);
+    } else {
+      List<String> cmd = new ArrayList<>(Arrays.asList(
+          conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
+          "--overlap", "-N1", "-n1", "-w", node,
+          "--kill-on-bad-exit=0",
+          "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
+      cmd.addAll(runnerCommand);
+      start(cmd, new File(System.getProperty("user.dir")),
+          new File(dirs.logs(), "runners.g" + generation + ".log"), slot, node);
+    }
+    runnersStarted++;
+    return slot;
+  }
+
+  /**
+   * The node's health from {@code scontrol show node -o NODE} (HEALTHY with the local
+   * launcher; UNKNOWN when scontrol fails or takes more than 10 s).
+   */
+  RunnerTracker.NodeHealth nodeHealth(String node) {
+    if (local) {
+      return RunnerTracker.NodeHealth.HEALTHY;
+    }
+    try {
+      Process p = new ProcessBuilder(conf.getTrimmed(HamConfig.SCONTROL,
+          HamConfig.DEFAULT_SCONTROL), "show", "node", "-o", node)
+          .redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return RunnerTracker.NodeHealth.UNKNOWN;
+      }
+      String text = new String(out, StandardCharsets.UTF_8);
+      if (p.exitValue() != 0) {
+        LOG.warn("scontrol show node {} failed: {}", node, text.trim());
+        return RunnerTracker.NodeHealth.UNKNOWN;
+      }
+      return RunnerTracker.parseNodeState(text);
+    } catch (IOException e) {
+      LOG.warn("Cannot run scontrol for node {}: {}", node, e.toString());
+      return RunnerTracker.NodeHealth.UNKNOWN;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return RunnerTracker.NodeHealth.UNKNOWN;
+    }
+  }
+
+  /**
+   * Runners that exited since the last call: srun's per-task error lines of multi-runner
+   * steps (a runner that exits with status 0 is not reported: it only does so when the job is
+   * over), and the exit of single-runner processes.
+   */
+  synchronized List<RunnerTracker.Exit> pollExits() {
+    List<RunnerTracker.Exit> out = new ArrayList<>();
+    for (Step s : steps) {
+      if (s.singleSlot != null) {
+        if (!s.exitReported && !s.process.isAlive()) {
+          s.exitReported = true;
+          out.add(new RunnerTracker.Exit(s.singleSlot, s.node,
+              "exit status " + s.process.exitValue()));
+        }
+        continue;
+      }
+      if (local) {
+        continue;
+      }
+      for (String line : newLines(s)) {
+        out.addAll(RunnerTracker.parseSrunLine(line, s.generation));
+      }
+    }
+    return out;
+  }
+
+  /** Complete lines appended to a step's output since the last call. */
+  private static List<String> newLines(Step s) {
+    List<String> lines = new ArrayList<>();
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(s.output, "r")) {
+      long length = f.length();
+      if (length <= s.offset) {
+        return lines;
+      }
+      byte[] buf = new byte[(int) Math.min(length - s.offset, 16 << 20)];
+      f.seek(s.offset);
+      f.readFully(buf);
+      int end = buf.length;
+      while (end > 0 && buf[end - 1] != '\n') {
+        end--;
+      }
+      if (end == 0 && buf.length < (16 << 20)) {
+        return lines;
+      }
+      if (end == 0) {
+        end = buf.length;
+      }
+      s.offset += end;
+      for (String line : new String(buf, 0, end, StandardCharsets.UTF_8).split("\n")) {
+        if (line.contains("srun: error:")) {
+          lines.add(line);
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("Cannot read {}", s.output, e);
+    }
+    return lines;
+  }
+
+  private void start(List<String> cmd, File cwd, File output, String singleSlot, String node)
+      throws IOException {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd).redirectErrorStream(true)
         .redirectOutput(output);
     pb.environment().putAll(env);
     pb.environment().put("HAM_WORK_ROOT", dirs.work().getAbsolutePath());
     pb.environment().put("HAM_GEN", Integer.toString(generation));
-    LOG.info("Starting task runner(s) ({} in all): {}", totalRunners(), String.join(" ", cmd));
-    processes.add(pb.start());
+    LOG.info("Starting task runner(s) (generation {}): {}", generation, String.join(" ", cmd));
+    Process process = pb.start();
+    processes.add(process);
     outputs.add(output);
+    steps.add(new Step(generation, process, output, singleSlot, node));
   }
 
   synchronized boolean anyAlive() {

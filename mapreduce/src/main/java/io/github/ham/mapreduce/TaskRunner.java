@@ -68,7 +68,11 @@ public final class TaskRunner {
     this.driverTimeoutMs = driverTimeoutMs;
     TokenCache.setJobToken(token, credentials);
     this.workDir = new File(".").getCanonicalFile();
-    String h = InetAddress.getLocalHost().getHostName();
+    // The Slurm node name (what srun -w and scontrol take), else the short host name.
+    String h = System.getenv("SLURMD_NODENAME");
+    if (h == null || h.isEmpty()) {
+      h = InetAddress.getLocalHost().getHostName();
+    }
     this.host = h.contains(".") && !Character.isDigit(h.charAt(0)) ? h.substring(0, h.indexOf('.'))
         : h;
     this.pid = ProcessHandle.current().pid();
@@ -180,6 +184,9 @@ public final class TaskRunner {
     ClassLoader saved = Thread.currentThread().getContextClassLoader();
     URLClassLoader loader = null;
     AttemptLogs logs = null;
+    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
+    JobConf taskConf = null;
+    boolean started = false;
     try {
       FileUtil.fullyDeleteContents(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
@@ -188,23 +195,51 @@ public final class TaskRunner {
       loader = new URLClassLoader(resources.classPath(workDir), TaskRunner.class.getClassLoader());
       Thread.currentThread().setContextClassLoader(loader);
       job.setClassLoader(loader);
-      configure(job, task, resources);
-      final JobConf taskConf = job;
+      mapFiles = configure(job, task, resources);
+      taskConf = job;
+      if (mapFiles != null && job.getBoolean(HamConfig.PRECHECK_MAP_OUTPUT,
+          HamConfig.DEFAULT_PRECHECK_MAP_OUTPUT)) {
+        // Missing, truncated or damaged map output: name the maps before the shuffle fails.
+        Map<String, String> bad = MapOutputCheck.quick(mapFiles, task.getPartition(), job,
+            () -> ping(attempt));
+        if (!bad.isEmpty()) {
+          throw new BadMapOutput.Exception(BadMapOutput.describe(bad));
+        }
+      }
+      final JobConf runConf = job;
+      started = true;
       user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
-        task.run(taskConf, umbilical);
+        task.run(runConf, umbilical);
         return null;
       });
       LOG.info("Finished {}", attempt);
     } catch (Throwable t) {
       LOG.warn("Attempt {} failed", attempt, t);
       String trace = StringUtils.stringifyException(t);
+      if (t instanceof BadMapOutput.Exception) {
+        trace = t.getMessage() + trace;
+      } else if (mapFiles != null && taskConf != null && readingMapOutput(t)) {
+        // A reduce failed: if some map's segment is unreadable (checksum, truncation), say
+        // which, so the driver re-runs that map rather than retrying the reduce on it.
+        try {
+          Map<String, String> bad = MapOutputCheck.full(mapFiles, task.getPartition(), taskConf,
+              () -> ping(attempt));
+          if (!bad.isEmpty()) {
+            trace = BadMapOutput.describe(bad) + trace;
+          }
+        } catch (Throwable e) {
+          LOG.info("Cannot check the map outputs of {}: {}", attempt, e.toString());
+        }
+      }
       if (logs != null) {
         System.err.println(trace);
       }
-      try {
-        HamBridge.taskCleanup(task, umbilical);
-      } catch (Throwable e) {
-        LOG.info("Cleanup of {} failed: {}", attempt, e.toString());
+      if (started) {
+        try {
+          HamBridge.taskCleanup(task, umbilical);
+        } catch (Throwable e) {
+          LOG.info("Cleanup of {} failed: {}", attempt, e.toString());
+        }
       }
       try {
         umbilical.fatalError(attempt, trace, false);
@@ -226,6 +261,34 @@ public final class TaskRunner {
     }
   }
 
+  /** Tells the driver the attempt is alive while the runner itself works for it. */
+  private void ping(TaskAttemptID attempt) {
+    try {
+      umbilical.statusUpdate(attempt, null);
+    } catch (IOException e) {
+      LOG.debug("Ping for {} failed", attempt, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Whether a reduce's failure may come from reading map output: a shuffle error, or a
+   * checksum, EOF or index error anywhere in its causes (a failure in the user's reducer
+   * does not make the runner read every segment again).
+   */
+  static boolean readingMapOutput(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
+          || c instanceof org.apache.hadoop.fs.ChecksumException
+          || c instanceof java.io.EOFException
+          || c instanceof IndexOutOfBoundsException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private UserGroupInformation user(String name) {
     if (taskUser == null) {
       taskUser = UserGroupInformation.createRemoteUser(name == null ? "ham" : name);
@@ -235,7 +298,8 @@ public final class TaskRunner {
   }
 
   /** The task's configuration, as YarnChild.configureTask builds it for a container. */
-  private void configure(JobConf job, Task task, JobResources resources) throws IOException {
+  private Map<TaskAttemptID, MapOutputFile> configure(JobConf job, Task task,
+      JobResources resources) throws IOException {
     String attempt = task.getTaskID().toString();
     job.setCredentials(credentials);
     job.setBoolean("ipc.client.tcpnodelay", true);
@@ -254,8 +318,10 @@ public final class TaskRunner {
     task.localizeConfiguration(job);
     resources.link(workDir);
     resources.setLocalCachePaths(job, workDir);
+    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
     if (task instanceof ReduceTask) {
-      ((ReduceTask) task).setLocalMapFiles(mapFiles(HamBridge.mapAttemptsOf(task), job));
+      mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job);
+      ((ReduceTask) task).setLocalMapFiles(mapFiles);
     }
     File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
     try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
@@ -263,6 +329,7 @@ public final class TaskRunner {
     }
     task.setJobFile(localJobFile.getAbsolutePath());
     task.setConf(job);
+    return mapFiles;
   }
 
   private Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job) {

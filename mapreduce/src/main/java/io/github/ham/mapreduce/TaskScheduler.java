@@ -47,6 +47,9 @@ public final class TaskScheduler {
   private String failure;
   private boolean stopped;
   private java.util.function.Function<TaskKey, String> taskNames = TaskKey::toString;
+  private long reduceDelayMs;
+  /** When reduces may start: set the first time every map has succeeded (0: not yet). */
+  private long reducesEligibleAt;
 
   public TaskScheduler(int numMaps, int numReduces, Limits limits) {
     this.limits = limits;
@@ -68,6 +71,14 @@ public final class TaskScheduler {
   }
 
   /**
+   * Holds the reduces for {@code ms} after every map has succeeded for the first time
+   * (ham.test.pause.before.reduces.ms: lets tests damage map output before the reduces).
+   */
+  public synchronized void setReduceDelay(long ms) {
+    this.reduceDelayMs = Math.max(0, ms);
+  }
+
+  /**
    * The next attempt for {@code runner}, or null when nothing can run now (ask again later,
    * or stop when {@link #isFinished()}).
    */
@@ -77,7 +88,12 @@ public final class TaskScheduler {
     }
     TaskEntry task = pendingMaps.poll();
     if (task == null && succeededMaps == maps.length) {
-      task = pendingReduces.poll();
+      if (reducesEligibleAt == 0) {
+        reducesEligibleAt = now + reduceDelayMs;
+      }
+      if (now >= reducesEligibleAt) {
+        task = pendingReduces.poll();
+      }
     }
     if (task == null) {
       return null;
@@ -162,6 +178,67 @@ public final class TaskScheduler {
   /** The attempt was lost without its own failure report (e.g. its runner died). */
   public synchronized boolean killed(AttemptKey key, String error, long now) {
     return end(key, AttemptState.KILLED, error, now);
+  }
+
+  /**
+   * A reduce attempt could not read the output of {@code badMaps}: the reduce attempt ends as
+   * KILLED without counting against the reduce's attempts (the fault is the maps'), and each
+   * named map attempt that is still its task's successful attempt is marked FAILED (counting
+   * against the map's attempts) and its task runs again; reduces wait until every map has
+   * succeeded again. Returns the map attempts whose output was declared bad by this call.
+   */
+  public synchronized List<AttemptKey> mapOutputLost(AttemptKey reduce, List<AttemptKey> badMaps,
+      String error, long now) {
+    List<AttemptKey> invalidated = new ArrayList<>();
+    AttemptInfo r = attempts.get(reduce);
+    if (r != null && r.state == AttemptState.RUNNING && !reduce.isMap()) {
+      r.state = AttemptState.KILLED;
+      r.finish = now;
+      r.error = error;
+      arbiter.release(reduce.task(), reduce.attempt());
+      TaskEntry task = entry(reduce.task());
+      if (task.running == r) {
+        task.running = null;
+      }
+      if (task.state == TaskState.RUNNING) {
+        task.state = TaskState.PENDING;
+        pendingReduces.addFirst(task);
+      }
+    }
+    for (AttemptKey m : badMaps) {
+      if (!m.isMap() || m.task().index() < 0 || m.task().index() >= maps.length) {
+        continue;
+      }
+      TaskEntry task = maps[m.task().index()];
+      AttemptInfo info = task.succeeded;
+      if (info == null || !info.key.equals(m) || task.state != TaskState.SUCCEEDED) {
+        continue;
+      }
+      info.state = AttemptState.FAILED;
+      info.error = "Map output unreadable by " + attemptName(reduce) + ": " + error;
+      arbiter.release(m.task(), m.attempt());
+      task.succeeded = null;
+      succeededMaps--;
+      task.failedAttempts++;
+      invalidated.add(m);
+      if (task.failedAttempts >= Math.max(1, limits.maxMapAttempts())) {
+        task.state = TaskState.FAILED;
+        if (failure == null) {
+          failure = "Task " + taskNames.apply(m.task()) + " failed " + task.failedAttempts
+              + " times; last error: " + info.error;
+        }
+      } else {
+        task.state = TaskState.PENDING;
+        pendingMaps.addFirst(task);
+      }
+    }
+    return invalidated;
+  }
+
+  /** The runner an attempt was given to, or null. */
+  public synchronized String runnerOf(AttemptKey key) {
+    AttemptInfo info = attempts.get(key);
+    return info == null ? null : info.runner;
   }
 
   private boolean end(AttemptKey key, AttemptState state, String error, long now) {

@@ -133,4 +133,62 @@ class TaskSchedulerTest {
     assertNull(s.assign("a", 0));
     assertEquals("killed", s.failure());
   }
+
+  @Test
+  void reducesWaitForTheConfiguredPauseOnce() {
+    TaskScheduler s = scheduler(1, 1);
+    s.setReduceDelay(1000);
+    AttemptKey m0 = s.assign("a", 0);
+    s.succeeded(m0, 10);
+    assertNull(s.assign("a", 20), "first look after the maps starts the pause");
+    assertNull(s.assign("a", 1019));
+    assertNotNull(s.assign("a", 1020));
+  }
+
+  @Test
+  void badMapOutputRerunsTheMapThenTheReduce() {
+    TaskScheduler s = scheduler(2, 1);
+    AttemptKey m0 = s.assign("a", 0);
+    AttemptKey m1 = s.assign("b", 0);
+    s.succeeded(m0, 1);
+    s.succeeded(m1, 1);
+    AttemptKey r0 = s.assign("c", 2);
+    assertNotNull(r0);
+    List<AttemptKey> bad = s.mapOutputLost(r0, List.of(m1), "truncated", 3);
+    assertEquals(List.of(m1), bad);
+    assertEquals(AttemptState.KILLED, s.attempt(r0).state());
+    assertEquals(AttemptState.FAILED, s.attempt(m1).state());
+    assertTrue(s.attempt(m1).error().contains("truncated"));
+    assertFalse(s.isFinished());
+    AttemptKey m1b = s.assign("c", 4);
+    assertEquals(m1.task(), m1b.task());
+    assertEquals(1, m1b.attempt());
+    assertNull(s.assign("a", 4), "the reduce waits for the re-run map");
+    // A stale report naming the old attempt again changes nothing for the map.
+    s.succeeded(m1b, 5);
+    AttemptKey r1 = s.assign("a", 6);
+    assertEquals(r0.task(), r1.task());
+    assertTrue(s.mapOutputLost(r1, List.of(m1), "stale", 7).isEmpty());
+    AttemptKey r2 = s.assign("a", 8);
+    assertEquals(2, r2.attempt());
+    s.succeeded(r2, 9);
+    assertTrue(s.isSucceeded());
+    assertEquals(0, s.counts(false).failedAttempts(), "killed reduce attempts do not count");
+    assertEquals(2, s.counts(false).killedAttempts());
+  }
+
+  @Test
+  void mapWhoseOutputIsBadTooOftenFailsTheJob() {
+    TaskScheduler s = scheduler(1, 1);
+    AttemptKey m = s.assign("a", 0);
+    s.succeeded(m, 1);
+    AttemptKey r = s.assign("a", 2);
+    s.mapOutputLost(r, List.of(m), "bad", 3);
+    AttemptKey m2 = s.assign("a", 4);
+    s.succeeded(m2, 5);
+    AttemptKey r2 = s.assign("a", 6);
+    s.mapOutputLost(r2, List.of(m2), "bad again", 7);
+    assertTrue(s.isFailed());
+    assertTrue(s.failure().contains("bad again"));
+  }
 }

@@ -1,0 +1,381 @@
+"""Recovery on the real cluster: a lost task runner is replaced on its node, bad map output is
+detected and its map re-run, -libjars and lib/ in the job jar reach the tasks, and a hung task
+is timed out and retried."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from tests.conftest import DIST
+from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER
+from tests.integration.test_runtime_faults import (expected_counts, output_counts, runner_pids,
+                                                   streaming_cmd)
+
+
+def ham_popen(d: Path, env: dict[str, str], cmd: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--", *cmd],
+        cwd=d, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
+def write_inputs(d: Path, n: int, words: int = 300) -> None:
+    (d / "in").mkdir()
+    (d / "shared").mkdir()
+    for i in range(n):
+        (d / "in" / f"f{i}").write_text(
+            " ".join(f"w{(i * 7 + j * j) % 23}" for j in range(words + i)) + "\n")
+
+
+def communicate(proc: subprocess.Popen, d: Path, timeout: float = 300) -> tuple[str, str]:
+    """The job's output; on a timeout, fail with what the driver recorded."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        path = status_file(d)
+        raise AssertionError("the job did not end; status.json: "
+                             + (path.read_text()[-4000:] if path else "none")) from None
+
+
+def status_file(d: Path) -> Path | None:
+    return next((d / "shared").glob("*/*/jobs/*/status.json"), None)
+
+
+def read_status(d: Path) -> dict:
+    path = status_file(d)
+    for _ in range(5):  # written atomically, but the job directory may just be appearing
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError, AttributeError):
+            time.sleep(0.2)
+            path = status_file(d)
+    raise AssertionError(f"no readable status.json under {d / 'shared'}")
+
+
+def node_of(pid: int) -> str:
+    env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return next(e.split(b"=", 1)[1].decode() for e in env if e.startswith(b"SLURMD_NODENAME="))
+
+
+def wait_for(pred, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+SLOW8 = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(8)\n", 1)
+SLOW6 = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(6)\n", 1)
+
+
+def test_killed_runner_is_replaced_on_its_node(cluster, tmp_path):
+    d = tmp_path
+    write_inputs(d, 6)
+    (d / "mapper.py").write_text(SLOW8)
+    (d / "reducer.py").write_text(REDUCER)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=20000"))
+    try:
+        wait_for(lambda: runner_pids(d), 240, "task runners")
+        time.sleep(4)  # maps are running (8 s each)
+        victim = runner_pids(d)[0]
+        node = node_of(victim)
+        before = read_status(d)["runners"]
+        killed_at = time.time()
+        os.kill(victim, signal.SIGKILL)
+        out, err = communicate(proc, d)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-4000:]
+    assert output_counts(d / "out") == expected_counts(d)
+    # The driver saw the runner's exit at once (srun's message) and started one on its node.
+    assert f"started replacement runner g1-p0 on {node}" in err, err[-4000:]
+    status = read_status(d)
+    assert status["state"] == "SUCCEEDED"
+    assert status["runners"] == before + 1 and status["runner_launches"] == 2
+    log = next((d / "shared").glob("*/*/jobs/*/logs/runners.g1.log")).read_text()
+    assert f"Task runner {node}/g1-p0/" in log, log[-2000:]
+    # Its attempt was re-run at once (the process exit, not the 20 s heartbeat timeout).
+    lost = [a for a in status["attempts"] if a["state"] == "FAILED"]
+    assert len(lost) == 1 and "its process exited (Killed)" in lost[0]["error"], lost
+    assert lost[0]["finish"] / 1000 - killed_at < 10
+
+
+def test_runner_on_unhealthy_node_is_not_replaced(cluster, tmp_path):
+    """The node of the lost runner reports DRAIN (a stand-in scontrol: the shared test cluster's
+    nodes must not really be drained): no replacement, the job finishes on the other nodes."""
+    d = tmp_path
+    write_inputs(d, 3)
+    (d / "mapper.py").write_text(SLOW6)
+    (d / "reducer.py").write_text(REDUCER)
+    fake = d / "scontrol"
+    fake.write_text('#!/bin/sh\necho "NodeName=$4 Arch=x86_64 CPUTot=2 State=MIXED+DRAIN '
+                    'Partitions=debug"\n')
+    fake.chmod(0o755)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", f"ham.scontrol={fake}"))
+    try:
+        wait_for(lambda: runner_pids(d), 240, "task runners")
+        time.sleep(3)
+        victim = runner_pids(d)[0]
+        node = node_of(victim)
+        os.kill(victim, signal.SIGKILL)
+        out, err = communicate(proc, d)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-4000:]
+    assert output_counts(d / "out") == expected_counts(d)
+    assert re.search(rf"Task runner {node}/g0-p\d+/{victim} on {node} lost .*; not replaced: "
+                     r"NODE_UNHEALTHY", err), err[-4000:]
+    status = read_status(d)
+    assert status["runner_launches"] == 1
+    assert not list((d / "shared").glob("*/*/jobs/*/logs/runners.g1.log"))
+
+
+def test_silent_runner_is_replaced_and_told_to_exit(cluster, tmp_path):
+    """A runner that stops talking (SIGSTOP: alive, silent) is lost after the heartbeat timeout,
+    replaced on its node, and when it wakes up its stale task is refused and it exits."""
+    d = tmp_path
+    write_inputs(d, 3)
+    (d / "mapper.py").write_text(SLOW6)
+    (d / "reducer.py").write_text(REDUCER)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=8000"))
+    victim = None
+    try:
+        wait_for(lambda: runner_pids(d), 240, "task runners")
+        time.sleep(3)
+        victim = runner_pids(d)[0]
+        node = node_of(victim)
+        os.kill(victim, signal.SIGSTOP)
+        wait_for(lambda: read_status(d)["runner_launches"] >= 2, 60, "a replacement runner")
+        os.kill(victim, signal.SIGCONT)
+        out, err = communicate(proc, d)
+    finally:
+        if victim is not None:
+            try:
+                os.kill(victim, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-4000:]
+    assert output_counts(d / "out") == expected_counts(d)
+    assert re.search(rf"Task runner {node}/g0-p\d+/{victim} on {node} lost \(no contact with "
+                     rf"the driver for \d+ s\); started replacement runner g\d+-p0 on {node}",
+                     err), err[-4000:]
+    wait_for(lambda: not Path(f"/proc/{victim}").exists()
+             or b"zombie" in Path(f"/proc/{victim}/status").read_bytes().lower(), 30,
+             "the woken runner to exit")
+
+
+
+
+def test_no_runner_left_fails_the_job_instead_of_hanging(cluster, tmp_path):
+    """Every runner silent and no relaunch allowed: the driver stops the lingering processes
+    and fails the job (before, the job waited forever for a runner to ask for work)."""
+    d = tmp_path
+    write_inputs(d, 3)
+    (d / "mapper.py").write_text(SLOW6)
+    (d / "reducer.py").write_text(REDUCER)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=5000",
+                                               "-D", "ham.runner.max.relaunches=0"))
+    victims: list[int] = []
+    try:
+        wait_for(lambda: len(runner_pids(d)) >= 3, 240, "three task runners")
+        time.sleep(2)
+        victims = runner_pids(d)
+        for pid in victims:
+            os.kill(pid, signal.SIGSTOP)
+        out, err = communicate(proc, d)
+    finally:
+        for pid in victims:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0
+    assert "not replaced: BUDGET_EXHAUSTED" in err and "No task runner is left" in err, err[-4000:]
+    assert read_status(d)["state"] == "FAILED"
+    assert not (d / "out" / "_SUCCESS").exists()
+
+
+def wordcount_expected(d: Path) -> bytes:
+    """examples wordcount with one reduce: word<TAB>count, sorted by bytes."""
+    counts = expected_counts(d)
+    return "".join(f"{w}\t{counts[w]}\n" for w in sorted(counts, key=str.encode)).encode()
+
+
+def test_damaged_map_output_reruns_the_map(cluster, tmp_path):
+    d = tmp_path
+    write_inputs(d, 3, words=2000)
+    proc = ham_popen(d, cluster, [
+        "hadoop", "jar", str(EXAMPLES), "wordcount", "-D", "mapreduce.job.reduces=1",
+        "-D", "ham.test.pause.before.reduces.ms=12000", str(d / "in"), str(d / "out")])
+    try:
+        wait_for(lambda: status_file(d) and read_status(d)["maps"]["completed"] == 3, 300,
+                 "the maps")
+        inter = next((d / "shared").glob("*/*/jobs/*/intermediate"))
+        m1 = next(inter.glob("attempt_*_m_000001_0")) / "file.out"
+        m2 = next(inter.glob("attempt_*_m_000002_0")) / "file.out"
+        # m_000001: truncated (found by the check before the reduce starts);
+        # m_000002: one byte flipped (found by the shuffle's checksum, then named by the runner).
+        data = m1.read_bytes()
+        m1.write_bytes(data[:len(data) // 2])
+        data = bytearray(m2.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        m2.write_bytes(bytes(data))
+        assert not [a for a in read_status(d)["attempts"] if a["type"] == "REDUCE"], \
+            "the reduce started before the map output was damaged"
+        out, err = communicate(proc, d)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-4000:]
+    assert (d / "out" / "part-r-00000").read_bytes() == wordcount_expected(d)
+    status = read_status(d)
+    by_task: dict[str, list[dict]] = {}
+    for a in status["attempts"]:
+        by_task.setdefault(a["task"], []).append(a)
+    for m in ("m_000001", "m_000002"):
+        attempts = next(v for k, v in by_task.items() if k.endswith(m))
+        assert [a["state"] for a in attempts] == ["FAILED", "SUCCEEDED"], attempts
+        assert "Map output unreadable" in attempts[0]["error"]
+    assert "truncated" in next(v for k, v in by_task.items()
+                               if k.endswith("m_000001"))[0]["error"]
+    m0 = next(v for k, v in by_task.items() if k.endswith("m_000000"))
+    assert [a["state"] for a in m0] == ["SUCCEEDED"]
+    reduces = next(v for k, v in by_task.items() if k.endswith("r_000000"))
+    assert [a["state"] for a in reduces] == ["KILLED", "KILLED", "SUCCEEDED"], reduces
+
+
+TAGGER = """package hamtest.lib;
+public class Tagger {
+  public static String tag(String s) { return "tagged:" + s.trim(); }
+}
+"""
+TAGJOB = """package hamtest.app;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.*;
+import org.apache.hadoop.mapreduce.*;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.util.*;
+public class TagJob extends Configured implements Tool {
+  public static class M extends Mapper<LongWritable, Text, Text, NullWritable> {
+    @Override
+    protected void map(LongWritable k, Text v, Context c) throws IOException, InterruptedException {
+      c.write(new Text(hamtest.lib.Tagger.tag(v.toString())), NullWritable.get());
+    }
+  }
+  public int run(String[] args) throws Exception {
+    Job job = Job.getInstance(getConf(), "tagjob");
+    job.setJarByClass(TagJob.class);
+    job.setMapperClass(M.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(NullWritable.class);
+    FileInputFormat.addInputPath(job, new Path(args[0]));
+    FileOutputFormat.setOutputPath(job, new Path(args[1]));
+    return job.waitForCompletion(true) ? 0 : 1;
+  }
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new TagJob(), args));
+  }
+}
+"""
+
+
+def build_jars(d: Path) -> tuple[Path, Path, Path]:
+    src = d / "src"
+    (src / "hamtest" / "lib").mkdir(parents=True)
+    (src / "hamtest" / "app").mkdir(parents=True)
+    (src / "hamtest" / "lib" / "Tagger.java").write_text(TAGGER)
+    (src / "hamtest" / "app" / "TagJob.java").write_text(TAGJOB)
+    java_home = Path(os.environ.get("JAVA_HOME", "/usr"))
+    javac = java_home / "bin" / "javac"
+    jar = java_home / "bin" / "jar"
+    javac, jar = (str(javac), str(jar)) if javac.exists() else ("javac", "jar")
+    lib_classes, app_classes = d / "lib-classes", d / "app-classes"
+    subprocess.run([javac, "-d", str(lib_classes), str(src / "hamtest/lib/Tagger.java")],
+                   check=True)
+    subprocess.run([javac, "-cp", f"{lib_classes}:{DIST / 'lib'}/*", "-d", str(app_classes),
+                    str(src / "hamtest/app/TagJob.java")], check=True)
+    helper = d / "tagger.jar"
+    app = d / "app.jar"
+    subprocess.run([jar, "cf", str(helper), "-C", str(lib_classes), "."], check=True)
+    subprocess.run([jar, "cf", str(app), "-C", str(app_classes), "."], check=True)
+    # The fat jar: the application's classes plus lib/tagger.jar, as build plugins make them.
+    fat_dir = d / "fat"
+    (fat_dir / "lib").mkdir(parents=True)
+    (fat_dir / "lib" / "tagger.jar").write_bytes(helper.read_bytes())
+    fat = d / "fat.jar"
+    subprocess.run([jar, "cf", str(fat), "-C", str(app_classes), ".", "-C", str(fat_dir), "lib"],
+                   check=True)
+    return helper, app, fat
+
+
+def test_libjars_and_fat_jar_lib(cluster, tmp_path):
+    d = tmp_path
+    write_inputs(d, 3, words=20)
+    helper, app, fat = build_jars(d)
+    script = textwrap.dedent(f"""\
+        set -e
+        hadoop jar {app} hamtest.app.TagJob -libjars {helper} {d}/in {d}/out-libjars
+        hadoop jar {fat} hamtest.app.TagJob {d}/in {d}/out-fat
+        """)
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", "bash", "-c", script],
+                       cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-4000:]
+    expected = sorted("tagged:" + p.read_text().strip() for p in (d / "in").iterdir())
+    for out in ("out-libjars", "out-fat"):
+        lines = sorted(line for p in (d / out).glob("part-m-*")
+                       for line in p.read_text().splitlines())
+        assert lines == expected, out
+        assert (d / out / "_SUCCESS").exists()
+
+
+# Hangs on the first attempt of the first map only (streaming exports the conf with '_').
+HANGING = MAPPER.replace("import sys\n", "import os, sys, time\n"
+                         "if os.environ['mapreduce_task_attempt_id'].endswith('_m_000000_0'):\n"
+                         "    time.sleep(100000)\n", 1)
+
+
+def test_hung_task_is_timed_out_and_retried(cluster, tmp_path):
+    d = tmp_path
+    write_inputs(d, 3)
+    (d / "mapper.py").write_text(HANGING)
+    (d / "reducer.py").write_text(REDUCER)
+    # The timed-out task exits its runner JVM (taskFound=false -> exit 66, as YARN kills the
+    # container): the driver caused that exit, so the runner is replaced even with no budget.
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.task.timeout=5000",
+                                               "-D", "ham.runner.max.relaunches=0"))
+    try:
+        out, err = communicate(proc, d)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-4000:]
+    assert output_counts(d / "out") == expected_counts(d)
+    status = read_status(d)
+    m0 = [a for a in status["attempts"] if a["task"].endswith("m_000000")]
+    assert [a["state"] for a in m0] == ["FAILED", "SUCCEEDED"], m0
+    assert "Timed out after 5 secs" in m0[0]["error"]
+    assert "started replacement runner g1-p0" in err and "not counted against" in err, err[-3000:]
+    assert status["runner_launches"] == 2
+    assert not runner_pids(d)
