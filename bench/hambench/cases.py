@@ -1,0 +1,212 @@
+"""The benchmark cases: which steps each variant runs and which metrics a sample yields."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hambench.data import wordcount_input
+from hambench.jobs import Sample, Step, attempt_span
+from hambench.util import EXAMPLES_JAR, TESTS_JAR, WORK, BenchError
+
+OUT = WORK / "out"
+
+
+@dataclass
+class Params:
+    """Sizes and knobs; defaults fit the whole suite in ~20 min on the 2-core test machine."""
+
+    rounds: int = 3
+    nodes: int = 3
+    slots_per_node: int = 1          # task runners (HAM) = containers (YARN) per node
+    dispatch_maps: int = 60
+    dispatch_map_ms: int = 1
+    wc_mb: int = 64
+    wc_files: int = 4
+    tera_rows: int = 1_500_000       # 100-byte rows: 150 MB
+    dfsio_files: int = 3
+    dfsio_mb: int = 128
+    driver_maps: int = 600
+    driver_runners_per_node: int = 4
+    yarn: bool = True
+    cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
+
+    @property
+    def slots(self) -> int:
+        return self.nodes * self.slots_per_node
+
+    @classmethod
+    def quick(cls) -> "Params":
+        return cls(rounds=3, dispatch_maps=24, wc_mb=12, wc_files=3, tera_rows=50_000,
+                   dfsio_files=3, dfsio_mb=32, driver_maps=200, driver_runners_per_node=3,
+                   yarn=False, cases=[c for c in ALL_CASES if c != "terasort"])
+
+
+ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver")
+
+
+# ---- 1. dispatch overhead ----------------------------------------------------------------
+
+def dispatch_steps(p: Params, variant: str) -> list[Step]:
+    return [Step("sleep", TESTS_JAR, "sleep",
+                 ("-m", str(p.dispatch_maps), "-r", "1", "-mt", str(p.dispatch_map_ms),
+                  "-rt", "1"))]
+
+
+def dispatch_ideal_s(p: Params) -> float:
+    return math.ceil(p.dispatch_maps / p.slots) * p.dispatch_map_ms / 1000.0 + 0.001
+
+
+def dispatch_metrics(p: Params, s: Sample) -> dict[str, float]:
+    tasks = p.dispatch_maps + 1
+    m = {"cmd_s": s.cmd_s, "overhead_ms_per_task": (s.cmd_s - dispatch_ideal_s(p)) / tasks * 1e3}
+    st = s.steps[0]
+    if st.get("job_s"):
+        m["job_s"] = st["job_s"]
+    if st.get("map_span_s"):  # HAM: steady-state cost of one task on one runner
+        m["slot_ms_per_map"] = (st["map_span_s"] * p.slots / p.dispatch_maps
+                                - p.dispatch_map_ms / 1000.0) * 1e3
+    return m
+
+
+# ---- 2. throughput ---------------------------------------------------------------------
+
+def wordcount_steps(p: Params, variant: str) -> list[Step]:
+    src = wordcount_input(p.wc_mb, p.wc_files)
+    out = OUT / variant / "wc"
+    return [Step("wordcount", EXAMPLES_JAR, "wordcount", (str(src), str(out)),
+                 conf=(("mapreduce.job.reduces", str(p.slots)),), clean=(out,))]
+
+
+def terasort_steps(p: Params, variant: str) -> list[Step]:
+    d = OUT / variant / "tera"
+    gen, srt, val = d / "gen", d / "sorted", d / "report"
+    # YARN with fs.defaultFS=file:///: YarnChild sets the default (= local) file system's working
+    # directory to the client's, so TeraSort's relative "_partition.lst" (a distributed-cache
+    # link in the container directory) is looked up there; point it at the output directory,
+    # where TeraSort writes that file. HAM and the local runner need no such setting.
+    yarn_fix = (("mapreduce.job.working.dir", str(srt)),) if variant == "yarn" else ()
+    return [
+        Step("teragen", EXAMPLES_JAR, "teragen", (str(p.tera_rows), str(gen)),
+             conf=(("mapreduce.job.maps", str(p.slots)),), clean=(gen, srt, val)),
+        Step("terasort", EXAMPLES_JAR, "terasort", (str(gen), str(srt)),
+             conf=(("mapreduce.job.reduces", str(p.slots)), *yarn_fix)),
+        Step("teravalidate", EXAMPLES_JAR, "teravalidate", (str(srt), str(val))),
+    ]
+
+
+def job_metrics(p: Params, s: Sample) -> dict[str, float]:
+    m = {"cmd_s": s.cmd_s}
+    for st in s.steps:
+        m[f"{st['name']}_s"] = st["wall_s"]
+    return m
+
+
+def cleanup_outputs(variant: str) -> None:
+    shutil.rmtree(OUT / variant, ignore_errors=True)
+
+
+# ---- 4. I/O: TestDFSIO through HAM vs dd ---------------------------------------------------
+
+def dfsio_dir(variant: str) -> Path:
+    return WORK / "io" / variant
+
+
+def dfsio_steps(p: Params, variant: str) -> list[Step]:
+    d = dfsio_dir(variant)
+    common = ("-nrFiles", str(p.dfsio_files), "-size", f"{p.dfsio_mb}MB",
+              "-resFile", str(d / "TestDFSIO_results.log"))
+    conf = (("test.build.data", str(d / "data")),)
+    return [Step("dfsio-write", TESTS_JAR, "TestDFSIO", ("-write", *common), conf=conf,
+                 clean=(d,)),
+            Step("dfsio-read", TESTS_JAR, "TestDFSIO", ("-read", *common), conf=conf)]
+
+
+def _dfsio_reported(d: Path) -> list[float]:
+    """'Throughput mb/sec' lines of TestDFSIO's result file (write first, then read)."""
+    f = d / "TestDFSIO_results.log"
+    if not f.is_file():
+        return []
+    return [float(line.split(":")[-1]) for line in f.read_text().splitlines()
+            if "Throughput mb/sec" in line]
+
+
+def dfsio_metrics(p: Params, s: Sample, variant: str) -> dict[str, float]:
+    total = p.dfsio_files * p.dfsio_mb
+    m: dict[str, float] = {}
+    for st, op in zip(s.steps, ("write", "read")):
+        # aggregate rate over the map phase (first map start .. last map finish): the tasks'
+        # I/O plus HAM's per-task overhead; job-level rate includes job set-up and commit
+        m[f"{op}_MBps"] = total / max(st["map_span_s"], 1e-6)
+        m[f"{op}_job_MBps"] = total / max(st["job_s"], 1e-6)
+    rep = _dfsio_reported(dfsio_dir(variant))
+    if len(rep) >= 2:
+        m["write_per_file_MBps"], m["read_per_file_MBps"] = rep[0], rep[1]
+    shutil.rmtree(dfsio_dir(variant) / "data", ignore_errors=True)
+    return m
+
+
+def raw_io(p: Params) -> dict[str, float]:
+    """dd the same files/bytes into the same file system with the same parallelism."""
+    d = dfsio_dir("raw")
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    files = [d / f"f{i}" for i in range(p.dfsio_files)]
+    total = p.dfsio_files * p.dfsio_mb
+
+    def parallel(argvs: list[list[str]]) -> tuple[float, list[float]]:
+        walls: list[float] = []
+        t0 = time.time()
+        for i in range(0, len(argvs), p.slots):  # at most `slots` at a time, like the tasks
+            batch = [(time.time(), subprocess.Popen(a, stdout=subprocess.DEVNULL,
+                                                    stderr=subprocess.DEVNULL))
+                     for a in argvs[i:i + p.slots]]
+            for start, proc in batch:
+                if proc.wait() != 0:
+                    raise BenchError(f"dd failed: {proc.args}")
+                walls.append(time.time() - start)
+        return time.time() - t0, walls
+
+    w, ww = parallel([["dd", "if=/dev/zero", f"of={f}", "bs=1M", f"count={p.dfsio_mb}",
+                       "conv=fdatasync"] for f in files])
+    r, rw = parallel([["dd", f"if={f}", "of=/dev/null", "bs=1M"] for f in files])
+    shutil.rmtree(d, ignore_errors=True)
+    return {"write_MBps": total / w, "read_MBps": total / r,
+            "write_per_file_MBps": sum(p.dfsio_mb / x for x in ww) / len(ww),
+            "read_per_file_MBps": sum(p.dfsio_mb / x for x in rw) / len(rw)}
+
+
+# ---- 6. driver scale ------------------------------------------------------------------------
+
+def driver_steps(p: Params, variant: str) -> list[Step]:
+    # no-op tasks: 0 ms maps with a 1 MB sort buffer, so runner-side work is minimal and the
+    # driver's dispatch path dominates
+    return [Step("sleep0", TESTS_JAR, "sleep",
+                 ("-m", str(p.driver_maps), "-r", "1", "-mt", "0", "-rt", "0"),
+                 conf=(("mapreduce.task.io.sort.mb", "1"),))]
+
+
+def driver_metrics(p: Params, s: Sample) -> dict[str, Any]:
+    st = s.steps[0]
+    span = st["last_map_finish"] - st["first_map_start"]
+    tv = st.get("time_v", {})
+    cpu = tv.get("user_s", 0.0) + tv.get("sys_s", 0.0)
+    m = {"dispatches_per_s": p.driver_maps / max(span, 1e-6), "map_span_s": span,
+         "job_s": st["job_s"], "runners": float(s.info.get("runners") or 0)}
+    series = s.info.get("driver_cpu_series") or []
+    inside = [(t, c) for t, c in series if st["first_map_start"] <= t <= st["last_map_finish"]]
+    if len(inside) >= 2 and inside[-1][0] - inside[0][0] > 1.0:
+        (t0, c0), (t1, c1) = inside[0], inside[-1]
+        n = p.driver_maps * (t1 - t0) / max(span, 1e-6)  # maps dispatched in that window
+        m["driver_steady_cpu_ms_per_task"] = (c1 - c0) / max(n, 1e-6) * 1e3
+        m["driver_steady_cpu_util"] = (c1 - c0) / (t1 - t0)
+        m["driver_cpu_bound_dispatches_per_s"] = n / max(c1 - c0, 1e-6)
+    if tv:
+        m.update({"driver_cpu_s": cpu, "driver_maxrss_MB": tv.get("maxrss_mb", 0.0),
+                  "driver_cpu_ms_per_task": cpu / (p.driver_maps + 1) * 1e3})
+    return m

@@ -1,0 +1,246 @@
+"""results.json, results.md and PNG plots from the raw samples."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hambench.util import write_json
+
+# (case, metric, HAM variant, baseline variant): the ratio reported is HAM/baseline of medians
+PAIRS: list[tuple[str, str, str, str]] = [
+    ("dispatch", "overhead_ms_per_task", "ham", "local"),
+    ("dispatch", "overhead_ms_per_task", "ham", "yarn"),
+    ("dispatch", "cmd_s", "ham", "local"),
+    ("dispatch", "cmd_s", "ham", "yarn"),
+    ("dispatch", "e2e_s", "ham", "yarn"),
+    ("wordcount", "cmd_s", "ham", "local"),
+    ("wordcount", "cmd_s", "ham", "yarn"),
+    ("wordcount", "e2e_s", "ham", "local"),
+    ("wordcount", "e2e_s", "ham", "yarn"),
+    ("terasort", "cmd_s", "ham", "local"),
+    ("terasort", "cmd_s", "ham", "yarn"),
+    ("terasort", "e2e_s", "ham", "local"),
+    ("terasort", "e2e_s", "ham", "yarn"),
+    ("dfsio", "write_MBps", "ham", "raw"),
+    ("dfsio", "read_MBps", "ham", "raw"),
+    ("dfsio", "write_per_file_MBps", "ham", "raw"),
+    ("dfsio", "read_per_file_MBps", "ham", "raw"),
+    ("startup", "startup_s", "ham", "yarn"),
+    ("startup", "teardown_s", "ham", "yarn"),
+]
+
+# metrics shown in the plots, per case
+PLOT_METRICS: dict[str, list[str]] = {
+    "dispatch": ["overhead_ms_per_task", "e2e_s"],
+    "wordcount": ["cmd_s", "e2e_s"],
+    "terasort": ["cmd_s", "e2e_s"],
+    "dfsio": ["write_MBps", "read_MBps"],
+    "startup": ["startup_s", "alloc_s", "startup_in_alloc_s", "teardown_s"],
+    "driver": ["dispatches_per_s", "driver_steady_cpu_ms_per_task", "driver_maxrss_MB"],
+}
+
+UNITS = {"_s": "s", "_ms_per_task": "ms/task", "_ms_per_map": "ms/map", "MBps": "MB/s",
+         "_per_s": "1/s", "_MB": "MB"}
+
+
+@dataclass
+class Stat:
+    median: float
+    min: float
+    max: float
+    n: int
+
+
+def summarize(samples: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, Stat]]]:
+    vals: dict[str, dict[str, dict[str, list[float]]]] = {}
+    for s in samples:
+        if s.get("error"):
+            continue
+        for k, v in s["metrics"].items():
+            if isinstance(v, (int, float)):
+                vals.setdefault(s["case"], {}).setdefault(s["variant"], {}).setdefault(
+                    k, []).append(float(v))
+    return {c: {v: {k: Stat(statistics.median(x), min(x), max(x), len(x))
+                    for k, x in ms.items()} for v, ms in vs.items()} for c, vs in vals.items()}
+
+
+def _get(summary: dict[str, Any], case: str, variant: str, metric: str) -> Stat | None:
+    return summary.get(case, {}).get(variant, {}).get(metric)
+
+
+def pairs(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for case, metric, a, b in PAIRS:
+        sa, sb = _get(summary, case, a, metric), _get(summary, case, b, metric)
+        if sa and sb:
+            out.append({"case": case, "metric": metric, "ham": a, "baseline": b,
+                        "ham_median": sa.median, "baseline_median": sb.median,
+                        "ratio": sa.median / sb.median if sb.median else None})
+    return out
+
+
+def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    t: list[dict[str, Any]] = []
+
+    def add(name: str, goal: str, value: float | None, ok: bool | None) -> None:
+        t.append({"target": name, "goal": goal, "value": value, "met": ok})
+
+    def ratio(case: str, metric: str, num: str, den: str) -> float | None:
+        a, b = _get(summary, case, num, metric), _get(summary, case, den, metric)
+        return a.median / b.median if a and b and b.median else None
+
+    o = _get(summary, "dispatch", "ham", "overhead_ms_per_task")
+    add("per-task dispatch overhead (HAM, median)", "< 50 ms", o and o.median,
+        o and o.median < 50)
+    for case in ("dispatch", "wordcount", "terasort"):
+        r = ratio(case, "e2e_s", "yarn", "ham")
+        add(f"{case}: YARN/HAM end to end incl. start-up", ">= 2.0x", r, r and r >= 2.0)
+        r = ratio(case, "cmd_s", "yarn", "ham")
+        add(f"{case}: YARN/HAM job alone", ">= 1.3x", r, r and r >= 1.3)
+    for op in ("write", "read"):
+        r = ratio("dfsio", f"{op}_MBps", "ham", "raw")
+        add(f"TestDFSIO {op} / raw dd (aggregate)", ">= 0.8", r, r and r >= 0.8)
+    s = _get(summary, "startup", "ham", "startup_s")
+    add("start-up: `ham run` to first task running (median)", "< 5 s", s and s.median,
+        s and s.median < 5)
+    s = _get(summary, "startup", "ham", "startup_in_alloc_s")
+    add("start-up, allocation granted to first task (excl. salloc/queueing; informational)",
+        "< 5 s", s and s.median, s and s.median < 5)
+    s = _get(summary, "startup", "ham", "teardown_s")
+    add("teardown: job end to runners gone + allocation free (median)", "< 3 s",
+        s and s.median, s and s.median < 3)
+    s = _get(summary, "driver", "ham", "dispatches_per_s")
+    add("driver dispatches/s (no-op tasks, median)", "> 500/s", s and s.median,
+        s and s.median > 500)
+    return t
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if abs(x) >= 100:
+        return f"{x:.0f}"
+    if abs(x) >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, Any]],
+             tgs: list[dict[str, Any]], errors: list[dict[str, Any]]) -> str:
+    L = [f"# HAM benchmark results", "",
+         f"Command: `{meta['command']}`  ",
+         f"Started {meta['started']}, took {meta['duration_s'] / 60:.1f} min; "
+         f"{meta['params']['rounds']} rounds, variants alternated within each round "
+         f"(HAM, local runner, ... then one ephemeral YARN cluster per round).  ",
+         f"Sizes: {meta['sizes']}", ""]
+    L += ["## Targets (reported, not asserted)", "", "| target | goal | value | met |",
+          "|---|---|---|---|"]
+    for t in tgs:
+        met = "-" if t["met"] is None else ("yes" if t["met"] else "**no**")
+        L.append(f"| {t['target']} | {t['goal']} | {_fmt(t['value'])} | {met} |")
+    L += ["", "## HAM / baseline (ratio of medians)", "",
+          "| case | metric | HAM median | baseline | baseline median | HAM/baseline |",
+          "|---|---|---|---|---|---|"]
+    for p in prs:
+        L.append(f"| {p['case']} | {p['metric']} | {_fmt(p['ham_median'])} | {p['baseline']} | "
+                 f"{_fmt(p['baseline_median'])} | {_fmt(p['ratio'])} |")
+    L += ["", "## All metrics", "", "| case | variant | metric | median | min | max | n |",
+          "|---|---|---|---|---|---|---|"]
+    for case, vs in summary.items():
+        for variant, ms in vs.items():
+            for metric, s in ms.items():
+                L.append(f"| {case} | {variant} | {metric} | {_fmt(s.median)} | {_fmt(s.min)} | "
+                         f"{_fmt(s.max)} | {s.n} |")
+    if errors:
+        L += ["", "## Failed runs", ""]
+        for e in errors:
+            msg = str(e["error"]).strip().splitlines()[0][:300]
+            L.append(f"- round {e['round']} {e['case']}/{e['variant']}: {msg}")
+    L += ["", "Metric names: `cmd_s` = wall time of the `hadoop jar` client(s) with the cluster "
+          "already there (the job alone); `e2e_s` = from asking Slurm for the allocation to the "
+          "allocation being free (YARN: start-up + clients + shutdown); "
+          "`overhead_ms_per_task` = (cmd_s - ideal) / tasks; `*_MBps` = total bytes / "
+          "map-phase span (TestDFSIO) or wall (dd); plots: bars = median, whiskers = min..max, "
+          "dots = rounds.", ""]
+    return "\n".join(L)
+
+
+def _unit(metric: str) -> str:
+    for suffix, u in sorted(UNITS.items(), key=lambda x: -len(x[0])):
+        if metric.endswith(suffix):
+            return u
+    return ""
+
+
+def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
+          prs: list[dict[str, Any]]) -> list[Path]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colors = {"ham": "#1f77b4", "local": "#ff7f0e", "yarn": "#2ca02c", "raw": "#7f7f7f"}
+    written = []
+    for case, metrics in PLOT_METRICS.items():
+        if case not in summary:
+            continue
+        fig, axes = plt.subplots(1, len(metrics), figsize=(5 * len(metrics), 4))
+        for ax, metric in zip(axes, metrics):
+            variants = [v for v in summary[case] if metric in summary[case][v]]
+            for i, v in enumerate(variants):
+                s = summary[case][v][metric]
+                ax.bar(i, s.median, color=colors.get(v, "#999"), alpha=0.8,
+                       yerr=[[s.median - s.min], [s.max - s.median]], capsize=6)
+                pts = [x["metrics"][metric] for x in samples if x["case"] == case and
+                       x["variant"] == v and not x.get("error") and metric in x["metrics"]]
+                ax.scatter([i] * len(pts), pts, color="black", s=10, zorder=3)
+                ax.annotate(_fmt(s.median), (i, s.median), ha="center", va="bottom",
+                            xytext=(12, 2), textcoords="offset points", fontsize=9)
+            ax.set_xticks(range(len(variants)), variants)
+            ax.set_title(f"{case}: {metric}")
+            ax.set_ylabel(_unit(metric))
+            ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        path = out / f"{case}.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
+    if prs:
+        fig, ax = plt.subplots(figsize=(9, 0.35 * len(prs) + 1.5))
+        labels = [f"{p['case']} {p['metric']} vs {p['baseline']}" for p in prs]
+        ratios = [p["ratio"] or 0 for p in prs]
+        ax.barh(range(len(prs)), ratios, color=[colors.get(p["baseline"], "#999") for p in prs])
+        ax.axvline(1.0, color="black", lw=1)
+        ax.set_yticks(range(len(prs)), labels, fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel("HAM / baseline (median); times: <1 is HAM faster, MB/s: >1 is HAM faster")
+        for i, r in enumerate(ratios):
+            ax.annotate(_fmt(r), (r, i), va="center", xytext=(3, 0), textcoords="offset points",
+                        fontsize=8)
+        from matplotlib.patches import Patch
+        seen = sorted({p["baseline"] for p in prs})
+        ax.legend(handles=[Patch(color=colors.get(b, "#999"), label=f"vs {b}") for b in seen],
+                  loc="lower right", fontsize=8)
+        ax.invert_yaxis()
+        fig.tight_layout()
+        path = out / "ratios.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def write_all(out: Path, meta: dict[str, Any], samples: list[dict[str, Any]]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summarize(samples)
+    prs = pairs(summary)
+    tgs = targets(summary)
+    errors = [s for s in samples if s.get("error")]
+    js_summary = {c: {v: {m: s.__dict__ for m, s in ms.items()} for v, ms in vs.items()}
+                  for c, vs in summary.items()}
+    write_json(out / "results.json", {"meta": meta, "summary": js_summary, "pairs": prs,
+                                       "targets": tgs, "samples": samples})
+    (out / "results.md").write_text(markdown(meta, summary, prs, tgs, errors))
+    plots(out, samples, summary, prs)

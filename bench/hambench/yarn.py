@@ -1,0 +1,242 @@
+"""An ephemeral YARN cluster inside one Slurm allocation, Magpie-style.
+
+salloc --no-shell -N n; ResourceManager on the first node and one NodeManager (with the
+mapreduce_shuffle aux service) per node, each started with `srun --overlap` from the pinned
+Hadoop 3.4.2 jars in bench/work/yarn-lib (bench/yarn/pom.xml); fs.defaultFS=file:/// on the
+shared directory. Readiness is read from the RM REST API with yarn-api-client. Clients run with
+srun on the first node (inside the node network namespaces, where node names resolve).
+Start-up (allocation + daemons + readiness) and shutdown (daemons stopped + allocation free)
+are timed separately.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from yarn_api_client.resource_manager import ResourceManager
+
+logging.getLogger("yarn_api_client").setLevel(logging.CRITICAL)
+
+from hambench.util import YARN_LIB, BenchError, Run, log, node_addrs, run, slurm_job_alive
+
+ADD_OPENS = " ".join(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
+    "java.lang", "java.lang.reflect", "java.util", "java.util.concurrent", "java.io", "java.net",
+    "java.nio", "sun.nio.ch", "java.util.regex"))
+TASK_OPTS = "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1"  # same as HAM's runner_java_opts
+DAEMON_OPTS = "-Xmx512m -XX:+UseSerialGC"
+
+
+def _site(props: Mapping[str, object]) -> str:
+    body = "".join(f"  <property><name>{k}</name><value>{v}</value></property>\n"
+                   for k, v in props.items())
+    return f'<?xml version="1.0"?>\n<configuration>\n{body}</configuration>\n'
+
+
+LOG4J = """log4j.rootLogger=INFO,console
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
+"""
+
+
+def java_home() -> str:
+    if os.environ.get("JAVA_HOME"):
+        return os.environ["JAVA_HOME"]
+    java = shutil.which("java")
+    if not java:
+        raise BenchError("java not found")
+    return str(Path(os.path.realpath(java)).parent.parent)
+
+
+@dataclass
+class YarnCluster:
+    """One ephemeral YARN cluster; use start(), job(), stop()."""
+
+    base: Path
+    env: dict[str, str]
+    nodes: int = 3
+    slots_per_node: int = 1
+    container_mb: int = 1024
+    ready_timeout: float = 180.0
+    job_id: str = ""
+    hosts: list[str] = field(default_factory=list)
+    addrs: dict[str, str] = field(default_factory=dict)
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    t_start0: float = 0.0
+    startup_s: float = 0.0
+    alloc_s: float = 0.0
+    shutdown_s: float = 0.0
+
+    # ---- configuration -------------------------------------------------------------
+    @property
+    def rm_addr(self) -> str:
+        return self.addrs[self.hosts[0]]
+
+    @property
+    def common_conf(self) -> Path:
+        return self.base / "conf"
+
+    def classpath(self, conf: Path) -> str:
+        return f"{conf}:{YARN_LIB}/*"
+
+    def _write_conf(self) -> None:
+        if self.base.exists():
+            shutil.rmtree(self.base)
+        staging = self.base / "staging"
+        staging.mkdir(parents=True)
+        core = {"fs.defaultFS": "file:///", "hadoop.tmp.dir": self.base / "tmp"}
+        yarn = {
+            "yarn.resourcemanager.hostname": self.rm_addr,
+            "yarn.resourcemanager.scheduler.class":
+                "org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler",
+            "yarn.scheduler.minimum-allocation-mb": 128,
+            "yarn.nodemanager.aux-services": "mapreduce_shuffle",
+            "yarn.nodemanager.aux-services.mapreduce_shuffle.class":
+                "org.apache.hadoop.mapred.ShuffleHandler",
+            "yarn.nodemanager.vmem-check-enabled": "false",
+            "yarn.nodemanager.pmem-check-enabled": "false",
+            "yarn.nodemanager.resource.cpu-vcores": 16,
+            "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage": 99,
+            "yarn.nodemanager.delete.debug-delay-sec": 0,
+            "yarn.log-aggregation-enable": "false",
+            "yarn.application.classpath": f"{self.common_conf},{YARN_LIB}/*",
+            "yarn.nodemanager.env-whitelist":
+                "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,"
+                "CLASSPATH_PREPEND_DISTCACHE,HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ",
+        }
+        mapred = {
+            "mapreduce.framework.name": "yarn",
+            "yarn.app.mapreduce.am.staging-dir": staging,
+            "mapreduce.application.classpath": f"{self.common_conf},{YARN_LIB}/*",
+            "yarn.app.mapreduce.am.resource.mb": self.container_mb,
+            "yarn.app.mapreduce.am.command-opts": f"-Xmx768m {ADD_OPENS}",
+            "mapreduce.map.memory.mb": self.container_mb,
+            "mapreduce.reduce.memory.mb": self.container_mb,
+            "mapreduce.map.java.opts": f"{TASK_OPTS} {ADD_OPENS}",
+            "mapreduce.reduce.java.opts": f"{TASK_OPTS} {ADD_OPENS}",
+            "mapreduce.cluster.local.dir": self.base / "mrlocal",
+        }
+        for conf, extra in [(self.common_conf, {})] + [
+                (self.base / f"conf-{h}", {
+                    "yarn.nodemanager.hostname": self.addrs[h],
+                    "yarn.nodemanager.local-dirs": self.base / "nm" / h / "local",
+                    "yarn.nodemanager.log-dirs": self.base / "nm" / h / "logs",
+                    # one extra container on the first node for the MR ApplicationMaster, so
+                    # tasks get exactly nodes*slots containers, like HAM's runners
+                    "yarn.nodemanager.resource.memory-mb":
+                        self.container_mb * (self.slots_per_node + (1 if i == 0 else 0)),
+                }) for i, h in enumerate(self.hosts)]:
+            conf.mkdir(parents=True, exist_ok=True)
+            (conf / "core-site.xml").write_text(_site(core))
+            (conf / "yarn-site.xml").write_text(_site({**yarn, **extra}))
+            (conf / "mapred-site.xml").write_text(_site(mapred))
+            (conf / "log4j.properties").write_text(LOG4J)
+
+    # ---- lifecycle ------------------------------------------------------------------
+    def _srun(self, argv: Sequence[str], nodes: str, ntasks: int) -> list[str]:
+        return ["srun", f"--jobid={self.job_id}", "--overlap", f"--nodelist={nodes}",
+                f"-N{len(nodes.split(','))}", f"-n{ntasks}", "--ntasks-per-node=1",
+                "--kill-on-bad-exit=0", *argv]
+
+    def _daemon(self, name: str, cls: str, nodes: list[str]) -> None:
+        logf = (self.base / f"{name}.log").open("wb")
+        # each task picks its node's conf directory
+        script = (f'exec java {DAEMON_OPTS} {ADD_OPENS} -Dyarn.log.dir="$1/logs" '
+                  f'-cp "$1/conf-$SLURMD_NODENAME:{YARN_LIB}/*" {cls}')
+        argv = self._srun(["/bin/sh", "-c", script, "sh", str(self.base)], ",".join(nodes),
+                          len(nodes))
+        self.procs.append(subprocess.Popen(argv, env=self.env, stdout=logf,
+                                           stderr=subprocess.STDOUT, start_new_session=True))
+
+    def start(self) -> None:
+        self.t_start0 = time.time()
+        self.env = {**self.env, "JAVA_HOME": java_home()}
+        r = run(["salloc", f"-N{self.nodes}", "--no-shell", "-J", "ham-bench-yarn"],
+                env=self.env, timeout=600)
+        m = re.search(r"Granted job allocation (\d+)", r.err + r.out)
+        if not m:
+            raise BenchError(f"salloc gave no job id: {r.err}")
+        self.job_id = m.group(1)
+        self.alloc_s = time.time() - self.t_start0
+        nl = run(["squeue", "-h", "-j", self.job_id, "-o", "%N"], env=self.env).out.strip()
+        self.hosts = run(["scontrol", "show", "hostnames", nl], env=self.env).out.split()
+        self.addrs = node_addrs(self.env)
+        self._write_conf()
+        self._daemon("rm", "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
+                     self.hosts[:1])
+        self._daemon("nm", "org.apache.hadoop.yarn.server.nodemanager.NodeManager", self.hosts)
+        self._wait_ready()
+        self.startup_s = time.time() - self.t_start0
+
+    def rest(self) -> ResourceManager:
+        return ResourceManager(service_endpoints=[f"http://{self.rm_addr}:8088"], timeout=5)
+
+    def _wait_ready(self) -> None:
+        deadline = time.time() + self.ready_timeout
+        last = "no answer"
+        while time.time() < deadline:
+            for p in self.procs:
+                if p.poll() is not None:
+                    raise BenchError(f"a YARN daemon exited early (rc={p.returncode}); "
+                                     f"see {self.base}/rm.log and nm.log")
+            try:
+                metrics = self.rest().cluster_metrics().data["clusterMetrics"]
+                last = f"activeNodes={metrics['activeNodes']}"
+                if metrics["activeNodes"] >= len(self.hosts) and metrics["totalMB"] > 0:
+                    return
+            except Exception as e:  # connection refused until the RM web app is up
+                last = type(e).__name__
+            time.sleep(0.2)
+        raise BenchError(f"YARN not ready after {self.ready_timeout}s ({last}); see {self.base}")
+
+    def job(self, argv: Sequence[str], log_to: Path | None = None) -> Run:
+        """Run `hadoop jar ...` (argv after 'jar') as a YARN client on the first node."""
+        java = ["java", "-Xmx512m", *ADD_OPENS.split(),
+                "-cp", self.classpath(self.common_conf), "org.apache.hadoop.util.RunJar", *argv]
+        r = run(self._srun(java, self.hosts[0], 1), env=self.env, check=False,
+                log_to=log_to, timeout=3600)
+        apps = re.findall(r"Submitted application (application_\d+_\d+)", r.err + r.out)
+        r.extra["apps"] = []
+        for app in apps:
+            try:
+                a = self.rest().cluster_application(app).data["app"]
+                r.extra["apps"].append({"id": app, "state": a.get("finalStatus"),
+                                        "started": a["startedTime"] / 1000.0,
+                                        "finished": a["finishedTime"] / 1000.0})
+            except Exception as e:
+                r.extra["apps"].append({"id": app, "error": str(e)})
+        if r.rc != 0:
+            tail = "\n".join((r.out + r.err).strip().splitlines()[-30:])
+            raise BenchError(f"YARN job failed (rc={r.rc}): {' '.join(map(str, argv[:4]))}\n{tail}")
+        return r
+
+    def stop(self) -> None:
+        t0 = time.time()
+        for p in self.procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for p in self.procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        if self.job_id:
+            run(["scancel", self.job_id], env=self.env, check=False, timeout=30)
+            while slurm_job_alive(self.job_id, self.env) and time.time() - t0 < 60:
+                time.sleep(0.05)
+        self.shutdown_s = time.time() - t0
+        self.procs = []
