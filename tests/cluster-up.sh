@@ -8,4 +8,8 @@ make -s -C "$REPO/slurm-plugins" ham_spank.so
 mkdir -p "$DIR" /var/tmp/ham-spank-root
 chmod 1777 /var/tmp/ham-spank-root
 echo "required $REPO/slurm-plugins/ham_spank.so root=/var/tmp/ham-spank-root" > "$DIR/plugstack.conf"
+# A small file system for the "shared root is full" test. Mounted before the nodes start: each
+# node's mount namespace gets a copy of the mount table when its slurmd starts.
+mkdir -p /var/tmp/ham-tiny
+mountpoint -q /var/tmp/ham-tiny || mount -t tmpfs -o size=48m,mode=1777 ham-tiny /var/tmp/ham-tiny
 exec "$REPO/docker/cluster.sh" up --plugstack "$DIR/plugstack.conf" "$@"
