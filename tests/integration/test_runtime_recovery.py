@@ -113,27 +113,29 @@ def test_killed_runner_is_replaced_on_its_node(cluster, tmp_path):
 
 
 def test_runner_on_unhealthy_node_is_not_replaced(cluster, tmp_path):
-    """The node of the lost runner reports DRAIN (a stand-in scontrol: the shared test cluster's
-    nodes must not really be drained): no replacement, the job finishes on the other nodes."""
+    """The node of the lost runner is drained (for real, then resumed): no replacement, the job
+    finishes on the other nodes."""
     d = tmp_path
     write_inputs(d, 3)
     (d / "mapper.py").write_text(SLOW6)
     (d / "reducer.py").write_text(REDUCER)
-    fake = d / "scontrol"
-    fake.write_text('#!/bin/sh\necho "NodeName=$4 Arch=x86_64 CPUTot=2 State=MIXED+DRAIN '
-                    'Partitions=debug"\n')
-    fake.chmod(0o755)
-    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", f"ham.scontrol={fake}"))
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out"))
+    node = None
     try:
         wait_for(lambda: runner_pids(d), 240, "task runners")
         time.sleep(3)
         victim = runner_pids(d)[0]
         node = node_of(victim)
+        subprocess.run(["scontrol", "update", f"nodename={node}", "state=drain",
+                        "reason=ham-test-unhealthy"], env=cluster, check=True)
         os.kill(victim, signal.SIGKILL)
         out, err = communicate(proc, d)
     finally:
         if proc.poll() is None:
             proc.kill()
+        if node:
+            subprocess.run(["scontrol", "update", f"nodename={node}", "state=resume"],
+                           env=cluster, check=False)
     assert proc.returncode == 0, err[-4000:]
     assert output_counts(d / "out") == expected_counts(d)
     assert re.search(rf"Task runner {node}/g0-p\d+/{victim} on {node} lost .*; not replaced: "
