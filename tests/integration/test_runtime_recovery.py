@@ -381,3 +381,53 @@ def test_hung_task_is_timed_out_and_retried(cluster, tmp_path):
     assert "started replacement runner g1-p0" in err and "not counted against" in err, err[-3000:]
     assert status["runner_launches"] == 2
     assert not runner_pids(d)
+
+
+KILLER = """
+package hamtest.app;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.SleepJob;
+
+/** Submits a slow sleep job, kills it once its maps run, prints the final state. */
+public class KillIt {
+  public static void main(String[] args) throws Exception {
+    SleepJob sleep = new SleepJob();
+    sleep.setConf(new Configuration());
+    Job job = sleep.createJob(6, 1, 60000, 1, 1, 1);
+    job.submit();
+    long deadline = System.currentTimeMillis() + 120000;
+    while (job.getStatus().getState() != JobStatus.State.RUNNING || job.mapProgress() <= 0f) {
+      if (System.currentTimeMillis() > deadline) throw new IllegalStateException("never ran");
+      Thread.sleep(200);
+    }
+    job.killJob();
+    job.waitForCompletion(false);
+    System.out.println("STATE=" + job.getStatus().getState());
+  }
+}
+"""
+
+
+def test_kill_job_from_the_client(cluster, tmp_path):
+    """Job.killJob() reaches HAM's driver: the job ends KILLED long before its 60 s maps would."""
+    d = tmp_path
+    (d / "src").mkdir()
+    (d / "src" / "KillIt.java").write_text(KILLER)
+    (d / "shared").mkdir()
+    classes = d / "classes"
+    subprocess.run(["javac", "-cp", f"{DIST / 'lib'}/*", "-d", str(classes), str(d / "src" / "KillIt.java")],
+                   check=True)
+    subprocess.run(["jar", "cf", str(d / "kill.jar"), "-C", str(classes), "."], check=True)
+    started = time.monotonic()
+    proc = ham_popen(d, cluster, ["hadoop", "jar", str(d / "kill.jar"), "hamtest.app.KillIt"])
+    out, err = communicate(proc, d, timeout=240)
+    assert proc.returncode == 0, err[-4000:]
+    assert "STATE=KILLED" in out
+    assert time.monotonic() - started < 60
+    status = read_status(d)
+    assert status["state"] == "KILLED"
+    assert not runner_pids(d)
+    assert not list((d / "shared").glob("*/*/jobs/*/intermediate"))
