@@ -6,20 +6,17 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 cd "$repo"
-py="$(command -v python3)"
+# HAM itself, the bundled Hadoop and the test cluster's packages: the project's installer.
+"$repo/docker/install.sh"
+export PATH="$repo/.venv/bin:$PATH"
+py="$repo/.venv/bin/python"
 if ! "$py" -c 'import matplotlib, yarn_api_client' 2>/dev/null; then
-  "$py" -m pip install -q matplotlib yarn-api-client
-fi
-if [ ! -f mapreduce/target/dist/ham-mapreduce.jar ]; then
-  mvn -q -f mapreduce/pom.xml package -DskipTests
+  "$py" -m pip install -q --disable-pip-version-check matplotlib yarn-api-client
 fi
 if ! ls "$here"/work/yarn-lib/hadoop-yarn-server-resourcemanager-*.jar >/dev/null 2>&1; then
   mvn -q -f "$here/yarn/pom.xml" dependency:copy-dependencies
 fi
 # shellcheck disable=SC1091
-[ -f /var/tmp/ham-cluster/env.sh ] && . /var/tmp/ham-cluster/env.sh
-if ! scontrol ping 2>/dev/null | grep -q UP; then
-  bash "$repo/docker/cluster.sh" up
-  . /var/tmp/ham-cluster/env.sh
-fi
+bash "$repo/tests/cluster-up.sh" --reuse  # keeps a running test cluster of the same shape
+. /var/tmp/ham-cluster/env.sh
 exec "$py" "$here/run.py" "$@"
