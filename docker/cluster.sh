@@ -55,12 +55,15 @@ cmd_install() {
 }
 
 # --- teardown -----------------------------------------------------------------------------
-kill_pidfile() {  # kill_pidfile FILE: TERM, wait up to 5 s, then KILL the process named in FILE
-    local f=$1 pid
+kill_pidfile() {  # kill_pidfile FILE NAME: TERM, wait up to 5 s, then KILL the process in FILE
+    local f=$1 name=$2 pid
     [ -f "$f" ] || return 0
     pid=$(cat "$f" 2>/dev/null || true)
     rm -f "$f"
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    # After a reboot or a killed session the PID may belong to someone else now: check it is
+    # still the daemon we started before signalling it.
+    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "$name" || return 0
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
@@ -71,7 +74,7 @@ cmd_down() {
     [ -d "$DIR/run" ] || { log "nothing to stop in $DIR"; return 0; }
     local f
     # Jobs' processes first (they are children of slurmstepd, tracked by the slurmd pid files).
-    for f in "$DIR"/run/slurmd-*.pid; do [ -e "$f" ] && kill_pidfile "$f"; done
+    for f in "$DIR"/run/slurmd-*.pid; do [ -e "$f" ] && kill_pidfile "$f" slurmd; done
     # slurmstepd processes outlive slurmd: kill those whose spool dir is ours.
     local pid
     for pid in $(pgrep -x slurmstepd || true); do
@@ -80,10 +83,10 @@ cmd_down() {
             kill -KILL "$pid" 2>/dev/null || true
         fi
     done
-    kill_pidfile "$DIR/run/slurmctld.pid"
-    kill_pidfile "$DIR/run/slurmdbd.pid"
-    kill_pidfile "$DIR/run/mariadbd.pid"
-    kill_pidfile "$DIR/run/munged.pid"
+    kill_pidfile "$DIR/run/slurmctld.pid" slurmctld
+    kill_pidfile "$DIR/run/slurmdbd.pid" slurmdbd
+    kill_pidfile "$DIR/run/mariadbd.pid" mariadbd
+    kill_pidfile "$DIR/run/munged.pid" munged
     for f in "$DIR"/run/netns-*; do
         [ -e "$f" ] || continue
         ip netns del "$(basename "$f" | sed 's/^netns-//')" 2>/dev/null || true
