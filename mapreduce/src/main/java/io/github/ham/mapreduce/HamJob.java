@@ -260,6 +260,11 @@ final class HamJob extends Thread {
     } catch (Throwable t) {
       LOG.warn("Cannot write {}", dirs.status(), t);
     }
+    deleteIntermediate();
+  }
+
+  /** Map outputs and runner work directories go when the job ends (logs and status stay). */
+  private void deleteIntermediate() {
     if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, false)) {
       FileUtil.fullyDelete(dirs.intermediate());
       FileUtil.fullyDelete(dirs.work());
@@ -492,10 +497,7 @@ final class HamJob extends Thread {
       if (server != null) {
         server.stop();
       }
-      if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, false)) {
-        FileUtil.fullyDelete(dirs.intermediate());
-        FileUtil.fullyDelete(dirs.work());
-      }
+      deleteIntermediate();
     } catch (Throwable t) {
       LOG.warn("Cleanup of job {} failed", id, t);
     } finally {
