@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from hambench.data import wordcount_input
-from hambench.jobs import Sample, Step, attempt_span
+from hambench.jobs import Sample, Step
 from hambench.util import EXAMPLES_JAR, TESTS_JAR, WORK, BenchError
 
 OUT = WORK / "out"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from hambench.util import WORK, BenchError, log, run, runner_pids, slurm_job_alive
+from hambench.util import cmdlines, WORK, BenchError, log, run, runner_pids, slurm_job_alive
 from hambench.yarn import YarnCluster
 
 CHAIN = Path(__file__).resolve().parent / "chain.py"
@@ -165,16 +165,10 @@ class DriverSampler(threading.Thread):
         self.tick = float(os.sysconf("SC_CLK_TCK"))
 
     def _find(self) -> int | None:
-        for d in Path("/proc").iterdir():
-            if not d.name.isdigit():
-                continue
-            try:
-                cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            except OSError:
-                continue
+        for pid, cmd in cmdlines():
             if "org.apache.hadoop.util.RunJar" in cmd and self.marker in cmd \
                     and "TaskRunner" not in cmd:
-                return int(d.name)
+                return pid
         return None
 
     def run(self) -> None:

@@ -130,7 +130,7 @@ def _fmt(x: float | None) -> str:
 
 def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, Any]],
              tgs: list[dict[str, Any]], errors: list[dict[str, Any]]) -> str:
-    L = [f"# HAM benchmark results", "",
+    L = ["# HAM benchmark results", "",
          f"Command: `{meta['command']}`  ",
          f"Started {meta['started']}, took {meta['duration_s'] / 60:.1f} min; "
          f"{meta['params']['rounds']} rounds, variants alternated within each round "

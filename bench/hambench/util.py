@@ -10,7 +10,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 BENCH = Path(__file__).resolve().parent.parent
 REPO = BENCH.parent
@@ -108,19 +108,20 @@ def slurm_job_alive(job_id: str, env: Mapping[str, str]) -> bool:
     return r.rc == 0 and bool(r.out.strip())
 
 
-def runner_pids(marker: str) -> list[int]:
-    """PIDs of processes whose command line contains marker (read from /proc; no pkill)."""
-    pids = []
+def cmdlines() -> Iterator[tuple[int, str]]:
+    """(pid, command line) of every process still there to be read, from /proc (no pgrep)."""
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
-            cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            yield int(d.name), (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if marker in cmd and "TaskRunner" in cmd:
-            pids.append(int(d.name))
-    return pids
+
+
+def runner_pids(marker: str) -> list[int]:
+    """PIDs of task runner processes whose command line contains marker."""
+    return [pid for pid, cmd in cmdlines() if marker in cmd and "TaskRunner" in cmd]
 
 
 def node_addrs(env: Mapping[str, str]) -> dict[str, str]:

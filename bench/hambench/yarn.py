@@ -26,7 +26,7 @@ from yarn_api_client.resource_manager import ResourceManager
 
 logging.getLogger("yarn_api_client").setLevel(logging.CRITICAL)
 
-from hambench.util import YARN_LIB, BenchError, Run, log, node_addrs, run, slurm_job_alive
+from hambench.util import YARN_LIB, BenchError, Run, node_addrs, run, slurm_job_alive
 
 ADD_OPENS = " ".join(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
     "java.lang", "java.lang.reflect", "java.util", "java.util.concurrent", "java.io", "java.net",

@@ -116,6 +116,14 @@ def bundled_classpath(hadoop: Hadoop, env: Mapping[str, str]) -> str:
     return ":".join(parts)
 
 
+def check_jar(jar: str) -> None:
+    """The job jar of `hadoop jar JAR`: a readable file."""
+    if not os.path.isfile(jar):
+        raise UsageError(f"jar file not found: {jar}")
+    if not os.access(jar, os.R_OK):
+        raise UsageError(f"jar file not readable: {jar}")
+
+
 def hadoop_argv(hadoop: Hadoop, java: str, args: list[str], env: Mapping[str, str]) -> list[str]:
     """The argv that `hadoop ARGS` runs."""
     if hadoop.kind == "site":
@@ -132,7 +140,7 @@ def hadoop_argv(hadoop: Hadoop, java: str, args: list[str], env: Mapping[str, st
                          f"{', '.join(SUBCOMMANDS)} and CLASSNAME")
     if sub == "jar" and not rest:
         raise UsageError("usage: hadoop jar JAR [MAINCLASS] [ARGS...]")
-    if sub == "jar" and not os.path.isfile(rest[0]):
-        raise UsageError(f"jar file not found: {rest[0]}")
+    if sub == "jar":
+        check_jar(rest[0])
     opts = shlex.split(env.get("HADOOP_OPTS", ""))
     return [java, *opts, "-cp", bundled_classpath(hadoop, env), cls, *rest]

@@ -8,7 +8,7 @@ import sys
 from typing import Any, Mapping
 
 from ham import proc, render
-from ham.hadoop import HAM_JAR, Hadoop
+from ham.hadoop import Hadoop
 from ham.jobdir import JobDir
 from ham.settings import Settings
 
@@ -83,6 +83,3 @@ def job_environment(env: Mapping[str, str], jobdir: JobDir, hadoop: Hadoop,
         out["JAVA_HOME"] = java_home
     return out
 
-
-__all__ = ["HAM_JAR", "core_site", "mapred_site", "runner_classpath", "write_conf",
-           "job_environment", "local_address_towards"]

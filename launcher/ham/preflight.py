@@ -8,7 +8,7 @@ from typing import Mapping
 
 from ham import jobdir
 from ham.errors import UsageError
-from ham.hadoop import find_hadoop, ham_jar
+from ham.hadoop import check_jar, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.settings import Settings
 
@@ -26,11 +26,7 @@ def check(settings: Settings, command: list[str], env: Mapping[str, str] | None 
     if command[0] != "hadoop" and shutil.which(command[0], path=env.get("PATH")) is None:
         raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
     if command[0] == "hadoop" and len(command) > 2 and command[1] == "jar":
-        jar = command[2]
-        if not os.path.isfile(jar):
-            raise UsageError(f"jar file not found: {jar}")
-        if not os.access(jar, os.R_OK):
-            raise UsageError(f"jar file not readable: {jar}")
+        check_jar(command[2])
         check_generic_options(command[3:])
 
 

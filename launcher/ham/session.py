@@ -73,14 +73,15 @@ def prepare(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -
 
 def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
     """Run the user's command in the prepared environment; always apply the retention policy."""
-    exe = shutil.which(command[0], path=prepared.env["PATH"])
-    if exe is None:
-        prepared.jobdir.clean("none" if retention != "all" else "all")
-        raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
     prepared.jobdir.write_record(command=command, started=time.time())
     # If `ham run` is SIGKILLed the command gets SIGTERM (its shutdown hook aborts the job) and
     # the reaper applies the retention policy once it has exited.
-    child = subprocess.Popen(command, env=prepared.env, preexec_fn=reaper.die_with_parent)
+    try:
+        child = subprocess.Popen(command, env=prepared.env, preexec_fn=reaper.die_with_parent)
+    except FileNotFoundError:  # preflight.check normally catches this before Slurm is asked
+        prepared.jobdir.clean("none" if retention != "all" else "all")
+        raise UsageError(f"command not found: {command[0]} (check the command after `--`)") \
+            from None
     sidecar = subprocess.Popen(
         [sys.executable, "-m", "ham.reaper", str(prepared.jobdir.path), retention, str(child.pid)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

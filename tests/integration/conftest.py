@@ -3,9 +3,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from ham.slurm.base import JobInfo
+from ham.slurm.cli import CliBackend
 
 pytestmark = pytest.mark.integration
 
@@ -24,3 +28,24 @@ def shared_root(tmp_path: Path) -> Path:
     root = tmp_path / "shared"
     root.mkdir()
     return root
+
+
+def wait_for(predicate, timeout: float, what: str):
+    """Poll predicate until it returns something truthy and return that; fail naming what."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def finished(job_id: str) -> JobInfo | None:
+    """The Slurm job once it has ended and its exit code is known (sacct lags ~1 s)."""
+    info = CliBackend().job(job_id)
+    return info if info and info.finished and info.exit_code is not None else None
+
+
+def wait_finished(job_id: str, timeout: float = 60) -> JobInfo:
+    return wait_for(lambda: finished(job_id), timeout, f"Slurm job {job_id} to end")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-import time
 
 from ham.slurm.cli import CliBackend
+from tests.integration.conftest import wait_finished
 
 
 def test_srun_three_distinct_hosts(cluster):
@@ -18,14 +18,8 @@ def test_srun_three_distinct_hosts(cluster):
 
 
 def test_batch_exit_code_read_back(cluster):
-    backend = CliBackend()
-    job_id = backend.submit("#!/bin/bash\n#SBATCH -N1 -o /dev/null\nexit 3\n")
-    deadline = time.monotonic() + 60
-    info = backend.job(job_id)
-    while not (info and info.finished and info.exit_code is not None):
-        assert time.monotonic() < deadline, f"job {job_id} did not finish: {info}"
-        time.sleep(0.5)
-        info = backend.job(job_id)
+    job_id = CliBackend().submit("#!/bin/bash\n#SBATCH -N1 -o /dev/null\nexit 3\n")
+    info = wait_finished(job_id)
     assert info.state == "FAILED" and info.exit_code == 3
 
 

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
 
 # Fails its first attempt (streaming exports the job conf with '.' as '_').
@@ -109,9 +110,7 @@ def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
          *streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=15000")],
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not runner_pids(d) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    wait_for(lambda: runner_pids(d), 60, "task runners")
     time.sleep(5)  # tasks are running (each mapper sleeps 12 s)
     victim = runner_pids(d)[0]
     os.kill(victim, signal.SIGKILL)
@@ -127,17 +126,11 @@ def test_client_sigkilled_runners_gone_within_30s(cluster, tmp_path):
         [sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while not runner_pids(d) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert runner_pids(d)
+    wait_for(lambda: runner_pids(d), 60, "task runners")
     client = subprocess.run(["pgrep", "-f", f"org.apache.hadoop.util.RunJar .*{d}"],
                             capture_output=True, text=True).stdout.split()
     assert client
     for pid in client:
         os.kill(int(pid), signal.SIGKILL)
-    deadline = time.monotonic() + 30
-    while runner_pids(d) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert not runner_pids(d)
+    wait_for(lambda: not runner_pids(d), 30, "every runner to exit")
     proc.wait(timeout=60)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from tests.conftest import DIST
+from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER
 from tests.integration.test_runtime_faults import (expected_counts, output_counts, runner_pids,
                                                    streaming_cmd)
@@ -63,16 +64,6 @@ def read_status(d: Path) -> dict:
 def node_of(pid: int) -> str:
     env = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
     return next(e.split(b"=", 1)[1].decode() for e in env if e.startswith(b"SLURMD_NODENAME="))
-
-
-def wait_for(pred, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = pred()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 SLOW8 = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(8)\n", 1)

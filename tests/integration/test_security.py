@@ -7,9 +7,9 @@ import base64
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from tests.integration.conftest import wait_for
 from tests.integration.test_runtime_faults import SLOW, runner_pids, setup_data, streaming_cmd
 
 
@@ -38,10 +38,7 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
                            cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while not runner_pids(d) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        pid = runner_pids(d)[0]
+        pid = wait_for(lambda: runner_pids(d), 60, "task runners")[0]
         argv, env = cmdline(pid), environ(pid)
         token = env["HAM_JOB_TOKEN"]
         # The token is in the runners' private environment, never on any command line.

@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import getpass
 import subprocess
-import time
 from pathlib import Path
 
-from ham.slurm.cli import CliBackend
+from tests.integration.conftest import wait_finished, wait_for
 
 SPANK_ROOT = Path("/var/tmp/ham-spank-root")
-
-
-def wait_done(job_id: str, timeout: float = 60):
-    backend = CliBackend()
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        info = backend.job(job_id)
-        if info and info.finished and info.exit_code is not None:
-            return info
-        time.sleep(0.5)
-    raise AssertionError(f"job {job_id} did not finish")
 
 
 def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
@@ -36,15 +24,14 @@ def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
     r = subprocess.run(["sbatch", "--parsable", "--ham", "-N1", "-o", str(out)], input=script,
                        capture_output=True, text=True, env=cluster, check=True)
     job_id = r.stdout.strip()
-    info = wait_done(job_id)
+    info = wait_finished(job_id)
     assert info.state == "FAILED"
     job_dir = SPANK_ROOT / getpass.getuser() / job_id
     text = out.read_text()
     assert f"DIR={job_dir}" in text
     assert f"MODE=700 OWNER={getpass.getuser()}" in text
-    deadline = time.monotonic() + 10  # the epilog runs right after the job ends
-    while (job_dir / "staging").exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+    # The epilog runs right after the job ends.
+    wait_for(lambda: not (job_dir / "staging").exists(), 10, "the epilog")
     assert not (job_dir / "staging").exists()
     assert not (job_dir / "jobs" / "j" / "intermediate").exists()
     assert (job_dir / "jobs" / "j" / "logs" / "attempt.node1.syslog").read_text() == "log\n"
@@ -60,7 +47,7 @@ def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
                         "/dev/stdin", sys.executable], input=script, capture_output=True,
                        text=True, env=cluster, check=True)
     job_id = r.stdout.strip()
-    info = wait_done(job_id)
+    info = wait_finished(job_id)
     text = out.read_text()
     assert info.exit_code == 0, text
     assert f"INNER={SPANK_ROOT / getpass.getuser() / job_id}\n" in text

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from pathlib import Path
 import sys
 
-from tests.integration.conftest import run_ham
+from tests.integration.conftest import run_ham, wait_for
 from tests.integration.test_hadoop_and_doctor import write_corpus
 
 
@@ -67,9 +66,7 @@ def test_cleanup_keeps_running_jobs(cluster, shared_root, tmp_path):
     env = {**cluster, "HAM_SHARED_ROOT": str(shared_root)}
     r = run_ham("submit", "-N", "1", "-o", str(tmp_path / "o"), "--", "sleep", "20", env=env, cwd=tmp_path)
     job_id = r.stdout.strip()
-    deadline = time.monotonic() + 30
-    while not list(shared_root.glob(f"*/{job_id}")) and time.monotonic() < deadline:
-        time.sleep(0.3)
+    wait_for(lambda: list(shared_root.glob(f"*/{job_id}")), 30, "the job directory")
     try:
         out = run_ham("cleanup", env=env)
         assert out.returncode == 0 and job_id not in out.stdout

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from ham.slurm.cli import CliBackend
+from tests.integration.conftest import finished, wait_finished, wait_for
 from tests.integration.test_runtime import JOBCLIENT_TESTS
 from tests.integration.test_runtime_faults import MAPPER, runner_pids, setup_data, streaming_cmd
 
@@ -24,18 +24,6 @@ def sleepy(seconds: int) -> str:
 def ham(*args: str, d: Path, env: dict[str, str], **kw) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ham", *args], cwd=d, capture_output=True,
                           text=True, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, timeout=300, **kw)
-
-
-def wait_for(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.3)
-
-
-def slurm_done(job_id: str):
-    info = CliBackend().job(job_id)
-    return info if info and info.finished and info.exit_code is not None else None
 
 
 def assert_torn_down(d: Path) -> None:
@@ -62,8 +50,7 @@ def test_scancel_mid_job(cluster, tmp_path):
     wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
     time.sleep(2)
     assert ham("cancel", job_id, d=d, env=cluster).returncode == 0
-    wait_for(lambda: slurm_done(job_id), 60, "the job to end")
-    assert slurm_done(job_id).state == "CANCELLED"
+    assert wait_finished(job_id).state == "CANCELLED"
     assert_torn_down(d)
 
 
@@ -72,10 +59,10 @@ def test_time_limit_mid_job(cluster, tmp_path):
     d = setup_data(tmp_path, sleepy(45))
     (d / "shared").mkdir()
     job_id = submit_streaming(d, cluster, "-t", "1")
-    wait_for(lambda: slurm_done(job_id), 120, "the job to end")
+    info = wait_finished(job_id, 120)
     record = json.loads(next((d / "shared").glob("*/*/ham.json")).read_text())
     assert "SIGUSR1" in record["signals"], record
-    assert slurm_done(job_id).exit_code != 0
+    assert info.exit_code != 0
     assert_torn_down(d)
 
 
@@ -104,14 +91,14 @@ def test_status_json_shows_progress_moving(cluster, tmp_path):
     job_id = r.stdout.strip()
     seen: list[float] = []
     deadline = time.monotonic() + 180
-    while not slurm_done(job_id) and time.monotonic() < deadline:
+    while not finished(job_id) and time.monotonic() < deadline:
         out = ham("status", "--json", job_id, d=d, env=cluster)
         assert out.returncode == 0, out.stderr
         for job in json.loads(out.stdout):
             for hj in job["hadoop_jobs"]:
                 seen.append(hj["map_progress"])
         time.sleep(0.5)
-    assert slurm_done(job_id).exit_code == 0
+    assert finished(job_id).exit_code == 0
     moving = sorted({p for p in seen if 0 < p < 1})
     assert len(moving) >= 2, f"progress did not move: {seen}"
     assert seen == sorted(seen)  # progress never goes back

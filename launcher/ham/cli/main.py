@@ -11,7 +11,7 @@ import click
 from ham import __version__
 from ham.errors import EXIT_INTERRUPTED, EXIT_USAGE, HamError
 
-HELP = f"""Run Hadoop MapReduce jobs on Slurm allocations with a shared file system, no YARN.
+HELP = """Run Hadoop MapReduce jobs on Slurm allocations with a shared file system, no YARN.
 
 \b
   ham submit -N 4 -t 1:00:00 -- hadoop jar app.jar ARGS   batch job (sbatch)
