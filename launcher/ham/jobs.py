@@ -69,6 +69,20 @@ def read_status(path: Path) -> dict[str, Any] | None:
         return None  # being replaced right now, or not written yet
 
 
+def failures(jd: JobDir) -> list[str]:
+    """One line per Hadoop job of jd that failed or was killed: its id, state and the first line of
+    its error. `ham run` prints these last, so the cause is in a failed job's last lines even
+    when a long stack trace and the final counters came before it."""
+    lines = []
+    for status in (read_status(p) for p in jd.status_files()):
+        if not status or status.get("state") not in ("FAILED", "KILLED"):
+            continue
+        errors = status.get("errors") or ["no error recorded"]
+        first = (errors[0].strip().splitlines() or ["no error recorded"])[0]
+        lines.append(f"{status.get('job_id', '?')} {status.get('state', '?')}: {first}")
+    return lines
+
+
 def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:
     record = jd.read_record()
     info = backend.job(slurm_id_of(jd.path))

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from ham import jobconf, jobdir as jobdirs, reaper
+from ham import jobconf, jobdir as jobdirs, jobs, reaper
 from ham.errors import UsageError
 from ham.hadoop import find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -106,6 +106,9 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
         sidecar.wait()
         prepared.jobdir.write_record(finished=time.time(), exit_code=child.returncode,
                                      signals=[signal.Signals(s).name for s in received])
+        if child.returncode != 0:
+            for line in jobs.failures(prepared.jobdir):
+                log.error("%s", line)
         prepared.jobdir.clean(retention)
     if code < 0:  # killed by a signal: report it the way a shell does
         return 128 - code

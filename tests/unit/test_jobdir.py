@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
 
-from ham import jobdir
+from ham import jobdir, jobs
 from ham.errors import EnvironmentProblem
 
 
@@ -51,3 +52,17 @@ def test_bad_shared_root(tmp_path, kind):
     with pytest.raises(EnvironmentProblem, match=str(root)):
         jobdir.create(str(root), "1", 1, "4M")
     assert os.listdir(tmp_path) == ([] if kind == "missing" else ["root"])
+
+
+def test_failures_name_each_failed_job_with_the_first_line_of_its_error(tmp_path):
+    jd = jobdir.create(str(tmp_path), "7", 1, "4M")
+    for job, state, errors in [("job_1_0001", "SUCCEEDED", []),
+                               ("job_1_0002", "FAILED", ["Task t failed 4 times; last error: "
+                                                         "java.io.IOException: disk full\n\tat x"]),
+                               ("job_1_0003", "KILLED", [])]:
+        jd.hadoop_job(job).mkdir(parents=True)
+        (jd.hadoop_job(job) / "status.json").write_text(
+            json.dumps({"job_id": job, "state": state, "errors": errors}))
+    assert jobs.failures(jd) == [
+        "job_1_0002 FAILED: Task t failed 4 times; last error: java.io.IOException: disk full",
+        "job_1_0003 KILLED: no error recorded"]
