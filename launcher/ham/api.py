@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
-from ham import follow, jobs, preflight, render, session
+from ham import follow, jobpaths, jobs, preflight, render, session
 from ham import settings as settings_mod
 from ham.errors import UsageError
 from ham.settings import BY_KEY, Settings
@@ -69,6 +69,7 @@ class Job:
     def check(self) -> None:
         """The checks made before anything is asked of Slurm (raise HamError subclasses)."""
         preflight.check(self.settings, self.command, self.env)
+        jobpaths.check(self.command, os.getcwd(), inputs_may_appear=self.request.starts_later())
         if self.request.partition and not session.within_allocation(self.env):
             preflight.check_partition(self.request.partition, self._slurm.partitions())
 

@@ -24,6 +24,11 @@ class JobRequest:
     error: str = ""
     extra: tuple[str, ...] = field(default_factory=tuple)  # passed through verbatim
 
+    def starts_later(self) -> bool:
+        """Whether the job waits for another job or a time (--dependency, --begin in the
+        pass-through options): its input may be written before it starts."""
+        return any(a.startswith(("--dependency", "--begin", "-d", "-b")) for a in self.extra)
+
     def options(self) -> list[str]:
         """As sbatch/salloc long options (`--nodes=4`), in a stable order."""
         opts = []

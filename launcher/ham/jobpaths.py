@@ -1,0 +1,116 @@
+"""The input and output paths of jobs whose arguments HAM understands (Hadoop Streaming and the
+programs of hadoop-mapreduce-examples), so that a missing input or an existing output is
+refused before Slurm is asked, as Hadoop itself would refuse them once the job starts.
+
+Jobs HAM cannot read (your own jar) are left to Hadoop's own checks at job start."""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from ham.errors import UsageError
+
+# Hadoop's generic options (GenericOptionsParser) that take a value as the next argument.
+GENERIC_WITH_VALUE = {"-D", "-conf", "-fs", "-jt", "-files", "-libjars", "-archives",
+                      "-tokenCacheFile"}
+
+# Example program -> how its positional arguments name paths:
+# "ins,out": all but the last are inputs, the last is the output (wordcount takes several inputs);
+# "in,out": the first two are input and output (further arguments are not paths);
+# "n,out": the second is the output (generators: the first is a count);
+# "out": the last is the output.
+EXAMPLES = {
+    "wordcount": "ins,out", "wordmean": "in,out", "wordmedian": "in,out",
+    "wordstandarddeviation": "in,out", "grep": "in,out", "terasort": "in,out",
+    "teravalidate": "in,out", "secondarysort": "in,out", "multifilewc": "in,out",
+    "teragen": "n,out", "randomwriter": "out", "randomtextwriter": "out",
+}
+
+
+@dataclass
+class JobPaths:
+    inputs: list[str] = field(default_factory=list)
+    output: str | None = None
+
+
+def paths_of(command: list[str]) -> JobPaths:
+    """The paths named by `hadoop jar JAR ...` for jobs HAM understands; empty otherwise."""
+    if len(command) < 4 or command[:2] != ["hadoop", "jar"]:
+        return JobPaths()
+    jar, args = os.path.basename(command[2]), command[3:]
+    if jar.startswith("hadoop-streaming"):
+        return _streaming(args)
+    if jar.startswith("hadoop-mapreduce-examples") and args[0] in EXAMPLES:
+        return _example(EXAMPLES[args[0]], _positional(args[1:]))
+    return JobPaths()
+
+
+def _positional(args: list[str]) -> list[str]:
+    """args without generic options (and program options such as `-outFormat CLASS`)."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in GENERIC_WITH_VALUE or (arg.startswith("-") and not arg.startswith("-D")):
+            skip = True
+        elif not arg.startswith("-"):
+            out.append(arg)
+    return out
+
+
+def _example(shape: str, pos: list[str]) -> JobPaths:
+    if shape == "ins,out" and len(pos) >= 2:
+        return JobPaths(pos[:-1], pos[-1])
+    if shape == "in,out" and len(pos) >= 2:
+        return JobPaths([pos[0]], pos[1])
+    if shape == "n,out" and len(pos) >= 2:
+        return JobPaths([], pos[1])
+    if shape == "out" and pos:
+        return JobPaths([], pos[-1])
+    return JobPaths()  # a usage error the program itself will print
+
+
+def _streaming(args: list[str]) -> JobPaths:
+    paths = JobPaths()
+    for flag, value in zip(args, args[1:]):
+        if flag == "-input":
+            paths.inputs.extend(v for v in value.split(",") if v)
+        elif flag == "-output":
+            paths.output = value
+    return paths
+
+
+def _local(path: str, cwd: str) -> str | None:
+    """path as a local file name (Hadoop's default file system here is file:///), or None
+    when it names another file system, which HAM does not check."""
+    url = urlparse(path)
+    if url.scheme in ("", "file"):
+        return os.path.join(cwd, url.path if url.scheme else path)
+    return None
+
+
+def _exists(local: str) -> bool:
+    if "{" in local:
+        return True  # Hadoop's {a,b} globs: left to Hadoop
+    if glob.has_magic(local):
+        return bool(glob.glob(local))
+    return os.path.exists(local)
+
+
+def check(command: list[str], cwd: str, inputs_may_appear: bool = False) -> None:
+    """Refuse a missing input (unless inputs_may_appear: a job that waits for another one)
+    or an existing output, as Hadoop would once the job runs."""
+    paths = paths_of(command)
+    for given in [] if inputs_may_appear else paths.inputs:
+        local = _local(given, cwd)
+        if local is not None and not _exists(local):
+            raise UsageError(f"input path does not exist: {given} (check the job's arguments; "
+                             f"relative paths are taken from {cwd})")
+    if paths.output is not None:
+        local = _local(paths.output, cwd)
+        if local is not None and os.path.lexists(local):
+            raise UsageError(f"output path already exists: {paths.output} (Hadoop never "
+                             "overwrites a job's output: remove it or choose another path)")
