@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,36 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
     # Nothing ran on the intruder's host (this machine, outside the node namespaces).
     logs = list((d / "shared").glob("*/*/jobs/*/logs/attempt_*"))
     assert logs and all(p.name.split(".")[1].startswith("node") for p in logs)
+
+
+def refused(host: str, port: int, first_bytes: bytes) -> bytes:
+    """Send first_bytes on a fresh connection to the driver and return all it answers before it
+    closes the connection (a socket.timeout means the driver kept the connection open)."""
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(first_bytes)
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+        return answer
+
+
+def test_raw_connections_without_the_token_are_refused(cluster, tmp_path):
+    d = setup_data(tmp_path, SLOW)
+    (d / "shared").mkdir()
+    job = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+                           cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        argv = cmdline(wait_for(lambda: runner_pids(d), 60, "task runners")[0])
+        main = argv.index("io.github.ham.mapreduce.TaskRunner")
+        host, port = argv[main + 1], int(argv[main + 2])
+        # Hadoop IPC header asking for no authentication at all (auth protocol NONE): refused at
+        # once, before any call can be made.
+        answer = refused(host, port, b"hrpc\x09\x00\x00")
+        assert b"not enabled" in answer and b"TOKEN" in answer, answer
+        # Something that is not Hadoop IPC at all: the connection is closed.
+        refused(host, port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    finally:
+        out, err = job.communicate(timeout=600)
+    assert job.returncode == 0, err[-3000:]
+    assert (d / "out" / "_SUCCESS").exists()

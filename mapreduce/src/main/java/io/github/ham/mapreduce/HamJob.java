@@ -8,8 +8,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
@@ -278,7 +281,13 @@ final class HamJob extends Thread {
         new JobTokenIdentifier(new Text(id.toString())), secrets);
     secrets.addTokenForJob(id.toString(), token);
     TokenCache.setJobToken(token, credentials);
-    server = new RPC.Builder(conf).setProtocol(TaskUmbilicalProtocol.class)
+    // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
+    // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
+    // client without the job token is turned away at connection set-up, before any call.
+    Configuration serverConf = new Configuration(conf);
+    serverConf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
+        UserGroupInformation.AuthenticationMethod.TOKEN.name().toLowerCase(Locale.ROOT));
+    server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,
             HamConfig.DEFAULT_DRIVER_BIND_HOST))
