@@ -9,6 +9,9 @@
 #       --reuse                   keep a running cluster of the same shape instead of restarting
 #   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
 #   cluster.sh status             show daemons and sinfo
+#   cluster.sh kill-node I        lose node I as a power cut would: SIGKILL its slurmd and every
+#                                 process in its namespace (jobs included); network namespaces only
+#   cluster.sh revive-node I      start node I's slurmd again and wait until it is back in service
 #
 # Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster), HAM_CLUSTER_PORT_BASE
 # (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
@@ -234,6 +237,7 @@ cmd_up() {
     for i in $(seq "$nodes"); do start_slurmd "$i" "$netns"; done
     wait_for 30 "all $nodes nodes idle" sh -c "[ \$(sinfo -h -t idle -o '%D') = $nodes ]"
 
+    conf_sum > "$DIR/etc/conf.sum"
     cat > "$DIR/env.sh" <<ENV
 # Source this to use the HAM test cluster: . $DIR/env.sh
 export SLURM_CONF=$SLURM_CONF
@@ -242,8 +246,13 @@ ENV
     log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )); . $DIR/env.sh"
 }
 
+conf_sum() {  # what the configuration is made from: a running cluster made otherwise is restarted
+    cat "$HERE/slurm.conf.in" "$HERE/slurmdbd.conf.in" "$HERE/render-conf.sh" | sha1sum
+}
+
 running_matches() {  # running_matches NODES PLUGSTACK: is the running cluster of that shape?
     [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
+    [ "$(cat "$DIR/etc/conf.sum" 2>/dev/null)" = "$(conf_sum)" ] || return 1
     SLURM_CONF="$DIR/etc/slurm.conf" scontrol ping 2>/dev/null | grep -q UP || return 1
     [ "$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -N -t idle,alloc,mix -o %N | sort -u | wc -l)" = "$1" ] || return 1
     if [ -n "$2" ]; then grep -qx "PlugStackConfig=$2" "$DIR/etc/slurm.conf"
@@ -261,8 +270,38 @@ cmd_status() {
     sinfo
 }
 
+node_pids() {  # node_pids I: every process in node I's network namespace
+    [ -e "$DIR/run/netns-$NETNS_PREFIX$1" ] || die "node$1 has no network namespace (kill-node needs the default mode)"
+    ip netns pids "$NETNS_PREFIX$1"
+}
+
+cmd_kill_node() {
+    need_root
+    local i=${1:?usage: $0 kill-node I} pids
+    pids=$(node_pids "$i")
+    # shellcheck disable=SC2086  # one PID per word
+    [ -z "$pids" ] || kill -KILL $pids
+    rm -f "$DIR/run/slurmd-node$i.pid"
+    log "node$i lost: killed $(echo "$pids" | wc -w) processes"
+}
+
+cmd_revive_node() {
+    need_root
+    local i=${1:?usage: $0 revive-node I}
+    [ -n "$(node_pids "$i")" ] && die "node$i still has processes; kill-node it first"
+    . "$DIR/env.sh"
+    start_slurmd "$i" 1
+    # ReturnToService=2: a DOWN node returns once its slurmd registers; resume covers a node
+    # that the controller had not marked DOWN yet (it was only not responding).
+    scontrol update nodename="node$i" state=resume 2>/dev/null || true
+    wait_for 60 "node$i back in service" sh -c "sinfo -h -n node$i -t idle,alloc,mix -o %N | grep -q node$i"
+    log "node$i back"
+}
+
 case ${1:-} in
     install) cmd_install ;;
+    kill-node) cmd_kill_node "${2:-}" ;;
+    revive-node) cmd_revive_node "${2:-}" ;;
     up) shift; cmd_up "$@" ;;
     down) cmd_down ;;
     status) cmd_status ;;

@@ -33,6 +33,9 @@ from ham.slurm import JobInfo, JobRequest, backend
 # Slurm sends SIGUSR1 to the batch shell this long before the time limit; `ham run` then stops
 # the job gracefully (runners stopped, intermediate data removed, nothing half-committed).
 WARNING_SIGNAL = "--signal=B:USR1@60"
+# A failed node must not end the allocation: HAM's runtime re-runs the node's tasks on the
+# others (and does not replace runners there), so the job finishes without it.
+KEEP_ON_NODE_FAILURE = "--no-kill"
 
 
 class Job:
@@ -77,7 +80,7 @@ class Job:
         """The sbatch script that `submit()` would send (pure: submits nothing)."""
         return render.render(
             "sbatch.sh.j2",
-            sbatch_options=[*self.request.options(), WARNING_SIGNAL],
+            sbatch_options=[*self.request.options(), WARNING_SIGNAL, KEEP_ON_NODE_FAILURE],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
             ham_command=[sys.executable, "-m", "ham", "run"],
             command=self.command,
@@ -151,7 +154,8 @@ class Job:
         env = dict(self.env)
         # Settings travel into the allocation as HAM_* variables (the inner `ham run` reads them).
         env.update({BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()})
-        request = dataclasses.replace(self.request, output="", error="")
+        request = dataclasses.replace(self.request, output="", error="",
+                                      extra=(*self.request.extra, KEEP_ON_NODE_FAILURE))
         argv = self._slurm.allocate_argv(request, [sys.executable, "-m", "ham", "run", "--",
                                                    *self.command])
         return argv, env

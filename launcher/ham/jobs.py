@@ -78,9 +78,16 @@ def failures(jd: JobDir) -> list[str]:
         if not status or status.get("state") not in ("FAILED", "KILLED"):
             continue
         errors = status.get("errors") or ["no error recorded"]
-        first = (errors[0].strip().splitlines() or ["no error recorded"])[0]
+        first = " ".join(_headline(errors[0]))
         lines.append(f"{status.get('job_id', '?')} {status.get('state', '?')}: {first}")
     return lines
+
+
+def _headline(error: str) -> list[str]:
+    """The first line of an error, and the next one too when the first only introduces it
+    ("...; last output:")."""
+    lines = [line.strip() for line in error.splitlines() if line.strip()] or ["no error recorded"]
+    return lines[:2] if lines[0].endswith(":") else lines[:1]
 
 
 def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:

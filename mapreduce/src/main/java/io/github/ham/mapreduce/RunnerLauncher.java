@@ -141,6 +141,8 @@ final class RunnerLauncher {
           "-N", Integer.toString(nodes),
           "--ntasks-per-node=" + perNode,
           "--kill-on-bad-exit=0",
+          // A failed node must not end the step: the runners on the other nodes go on.
+          "--no-kill",
           "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
       cmd.addAll(runnerCommand);
       start(cmd, new File(System.getProperty("user.dir")),
