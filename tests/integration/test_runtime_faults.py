@@ -1,4 +1,5 @@
-"""Retries, failure, a runner SIGKILLed mid-task, the client SIGKILLed: on the real cluster."""
+"""Retries, failure, a runner SIGKILLed mid-map and mid-reduce, the client SIGKILLed: on the real
+cluster."""
 
 from __future__ import annotations
 
@@ -134,3 +135,53 @@ def test_client_sigkilled_runners_gone_within_30s(cluster, tmp_path):
         os.kill(int(pid), signal.SIGKILL)
     wait_for(lambda: not runner_pids(d), 30, "every runner to exit")
     proc.wait(timeout=60)
+
+
+# The first attempt of each reduce sits in the reducer for 20 s, after the shuffle.
+SLOW_FIRST_REDUCE = REDUCER.replace("import sys\n", "import os, sys, time\n"
+                                    "if os.environ['mapreduce_task_attempt_id'].endswith('_0'):\n"
+                                    "    time.sleep(20)\n", 1)
+
+
+def reducer_runner(scope: Path) -> int | None:
+    """The runner JVM running a reduce of the job under scope: the parent of its reducer.py."""
+    out = subprocess.run(["pgrep", "-f", "python3 reducer.py"], capture_output=True, text=True).stdout
+    for pid in map(int, out.split()):
+        try:
+            if str(scope).encode() not in Path(f"/proc/{pid}/environ").read_bytes():
+                continue
+            ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            if b"io.github.ham.mapreduce.TaskRunner" in Path(f"/proc/{ppid}/cmdline").read_bytes():
+                return ppid
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def test_runner_sigkilled_mid_reduce_is_rerun(cluster, tmp_path):
+    d = setup_data(tmp_path, MAPPER)
+    (d / "reducer.py").write_text(SLOW_FIRST_REDUCE)
+    (d / "shared").mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--",
+         *streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2")],
+        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        victim = wait_for(lambda: reducer_runner(d), 120, "a reduce running")
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err[-3000:]
+    assert output_counts(d / "out") == expected_counts(d)
+    # Exactly the committed files (and their .crc): nothing of the killed attempt.
+    assert sorted(p.name for p in (d / "out").iterdir() if not p.name.endswith(".crc")) == \
+        ["_SUCCESS", "part-00000", "part-00001"]
+    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+    reduces = [a for a in status["attempts"] if a["type"] == "REDUCE"]
+    failed = [a for a in reduces if a["state"] == "FAILED"]
+    assert len(failed) == 1, reduces
+    assert any(a["task"] == failed[0]["task"] and a["state"] == "SUCCEEDED" for a in reduces)
+    assert not runner_pids(d)
