@@ -119,9 +119,9 @@ def bundled_classpath(hadoop: Hadoop, env: Mapping[str, str]) -> str:
 def check_jar(jar: str) -> None:
     """The job jar of `hadoop jar JAR`: a readable file."""
     if not os.path.isfile(jar):
-        raise UsageError(f"jar file not found: {jar}")
+        raise UsageError(f"jar file not found: {jar} (check the path after `hadoop jar`)")
     if not os.access(jar, os.R_OK):
-        raise UsageError(f"jar file not readable: {jar}")
+        raise UsageError(f"jar file not readable: {jar} (ask its owner, or check its permissions)")
 
 
 def hadoop_argv(hadoop: Hadoop, java: str, args: list[str], env: Mapping[str, str]) -> list[str]:

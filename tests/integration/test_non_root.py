@@ -64,3 +64,19 @@ def test_non_root_user_runs_a_job_and_directories_stay_private(cluster, multiuse
     for probe in (["ls", str(multiuser_root / "root")], ["cat", str(root_job / "conf" / "mapred-site.xml")]):
         denied = as_user(probe, env, work)
         assert denied.returncode != 0 and "Permission denied" in denied.stderr
+
+
+def test_unreadable_jar_is_refused_before_slurm(cluster, multiuser_root):
+    secret = multiuser_root.parent / "secret.jar"
+    secret.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip, readable by root only
+    secret.chmod(0o600)
+    env = {"SLURM_CONF": cluster["SLURM_CONF"], "HAM_SHARED_ROOT": str(multiuser_root),
+           "PATH": f"{HAM.parent}:/usr/bin:/bin", "HOME": f"/home/{USER}"}
+    for command in ("submit", "run"):
+        r = as_user([str(HAM), command, "-J", "unreadable-jar", "--", "hadoop", "jar", str(secret),
+                     "wordcount", "in", "out"], env, multiuser_root.parent)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr.strip().startswith(f"ham: error: jar file not readable: {secret} ("), r.stderr
+    jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", "unreadable-jar"],
+                          capture_output=True, text=True, env=cluster).stdout
+    assert "unreadable-jar" not in jobs
