@@ -66,7 +66,7 @@ def test_non_root_user_runs_a_job_and_directories_stay_private(cluster, multiuse
         assert denied.returncode != 0 and "Permission denied" in denied.stderr
 
 
-def test_unreadable_jar_is_refused_before_slurm(cluster, multiuser_root):
+def test_unreadable_jar_and_unwritable_root_are_refused_before_slurm(cluster, multiuser_root, hadoop_jars):
     secret = multiuser_root.parent / "secret.jar"
     secret.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip, readable by root only
     secret.chmod(0o600)
@@ -77,6 +77,15 @@ def test_unreadable_jar_is_refused_before_slurm(cluster, multiuser_root):
                      "wordcount", "in", "out"], env, multiuser_root.parent)
         assert r.returncode == 2, r.stderr
         assert r.stderr.strip().startswith(f"ham: error: jar file not readable: {secret} ("), r.stderr
+    # A shared root the user cannot write (root's, 0755).
+    root_only = multiuser_root.parent / "root-only"
+    root_only.mkdir(mode=0o755)
+    for command in ("submit", "run"):
+        r = as_user([str(HAM), command, "-J", "unreadable-jar", "--", "hadoop", "jar",
+                     str(hadoop_jars["examples"]), "pi", "1", "1"],
+                    {**env, "HAM_SHARED_ROOT": str(root_only)}, multiuser_root.parent)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "not writable" in r.stderr, r.stderr
     jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", "unreadable-jar"],
                           capture_output=True, text=True, env=cluster).stdout
     assert "unreadable-jar" not in jobs
