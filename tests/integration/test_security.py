@@ -32,6 +32,37 @@ def corrupt_password(encoded: str) -> str:
     return base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
 
 
+def password_of(encoded: str) -> bytes:
+    raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+    id_len = raw[0]
+    return bytes(raw[2 + id_len:2 + id_len + raw[1 + id_len]])
+
+
+def private(path: Path, top: Path) -> bool:
+    """Nobody but the owner can reach path: it or a directory above it (up to top) is closed."""
+    for p in [path, *path.parents]:
+        mode = p.stat().st_mode
+        if (p.is_dir() and mode & 0o077 == 0) or (p == path and mode & 0o077 == 0):
+            return True
+        if p == top:
+            return False
+    return False
+
+
+def assert_token_files_private(token: str, shared: Path) -> None:
+    """Any file holding the token (encoded, or its password in binary credentials) is private:
+    under the job's 0700 directory or 0600 itself. Scans the shared root and /tmp."""
+    needles = (token.encode(), password_of(token))
+    for top in (shared, Path("/tmp")):
+        for path in top.rglob("*"):
+            try:
+                if path.is_file() and not path.is_symlink() and path.stat().st_size < 1 << 20 and \
+                        any(n in path.read_bytes() for n in needles):
+                    assert private(path, top), f"{path} holds the job token and is readable by others"
+            except (FileNotFoundError, PermissionError):
+                continue
+
+
 def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
@@ -48,6 +79,7 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
                 assert token not in proc.joinpath("cmdline").read_bytes().decode(errors="replace")
             except (FileNotFoundError, ProcessLookupError, PermissionError):
                 pass
+        assert_token_files_private(token, d / "shared")
         main = argv.index("io.github.ham.mapreduce.TaskRunner")
         intruder_env = {"PATH": os.environ["PATH"], "HAM_JOB_RUNTIME_DIR": str(tmp_path / "intruder"),
                         "HAM_JOB_TOKEN": corrupt_password(token)}
