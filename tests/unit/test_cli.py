@@ -83,3 +83,20 @@ def test_shell_completion_scripts(shell, needle):
     r = subprocess.run([sys.executable, "-m", "ham"], capture_output=True, text=True,
                        env={**os.environ, "_HAM_COMPLETE": f"{shell}_source"})
     assert needle in r.stdout
+
+
+def test_allocations_survive_a_failed_node():
+    from ham.api import Job
+    from ham.slurm.base import JobRequest
+    job = Job(["hadoop", "version"], request=JobRequest(nodes="3"))
+    assert "#SBATCH --no-kill" in job.script().splitlines()
+    argv, _ = job.allocation_argv()
+    assert argv[0] == "salloc" and "--no-kill" in argv[:argv.index("-m")]
+
+
+@pytest.mark.parametrize("extra,later", [((), False), (("--exclusive",), False),
+                                         (("--dependency=afterok:7",), True), (("-d", "after:7"), True),
+                                         (("--begin=now+1hour",), True)])
+def test_jobs_that_wait_are_known(extra, later):
+    from ham.slurm.base import JobRequest
+    assert JobRequest(extra=extra).starts_later() is later
