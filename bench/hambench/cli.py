@@ -131,7 +131,7 @@ def main(argv: list[str]) -> int:
         if "dfsio" in p.cases:
             try:
                 s = run_ham(C.dfsio_steps(p, "ham"), env, f"r{rnd}-dfsio-ham", p.nodes,
-                            p.slots_per_node)
+                            p.slots_per_node, sync=True)
                 ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, "ham"))
             except Exception as e:
                 record("dfsio", "ham", rnd, error=_err(e))

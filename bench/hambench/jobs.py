@@ -73,9 +73,17 @@ def attempt_span(status: Mapping[str, Any], kind: str = "MAP") -> tuple[float, f
     return (min(a["start"] for a in att) / 1000.0, max(a["finish"] for a in att) / 1000.0)
 
 
+def attempts_started_after(status: Mapping[str, Any], t: float, kind: str = "MAP") -> int:
+    """How many attempts of one type started at or after t (seconds)."""
+    return sum(1 for a in status.get("attempts", [])
+               if a.get("type") == kind and a.get("start") and a["start"] / 1000.0 >= t)
+
+
 def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
-            runners_per_node: int, overcommit: bool = False, time_v: bool = False) -> Sample:
-    """One `ham run -N nodes` whose command runs every step in order (chain.py)."""
+            runners_per_node: int, overcommit: bool = False, time_v: bool = False,
+            sync: bool = False) -> Sample:
+    """One `ham run -N nodes` whose command runs every step in order (chain.py); with sync,
+    each step's writes are synced (timed) and the page cache dropped after it."""
     SHARED.mkdir(parents=True, exist_ok=True)
     chain_out = WORK / "tmp" / f"{tag}.chain.json"
     chain_out.parent.mkdir(parents=True, exist_ok=True)
@@ -85,6 +93,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     cmd: list[str] = [sys.executable, str(CHAIN), str(chain_out)]
     if time_v:
         cmd += ["--time-v", str(tv_dir)]
+    if sync:
+        cmd.append("--sync")
     cmd.append("--")
     for i, s in enumerate(steps):
         if i:
@@ -137,7 +147,10 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
                              "reduces": st["reduces"]["total"], "state": st["state"],
                              "job_start": st["start_time"] / 1000.0,
                              "job_finish": st["finish_time"] / 1000.0,
-                             "first_map_start": ms, "last_map_finish": mf})
+                             "first_map_start": ms, "last_map_finish": mf,
+                             "maps_second_half": attempts_started_after(st, (ms + mf) / 2),
+                             "sync_s": c.get("sync_s", 0.0),
+                             "cache_dropped": c.get("cache_dropped", False)})
         if time_v:
             sample.steps[-1]["time_v"] = _parse_time_v(tv_dir / f"step{len(sample.steps)-1}.txt")
     first_attempt = min((a["start"] for a in statuses[0]["attempts"] if a.get("start")),

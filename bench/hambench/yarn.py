@@ -31,7 +31,7 @@ from hambench.util import YARN_LIB, BenchError, Run, node_addrs, run, slurm_job_
 ADD_OPENS = " ".join(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
     "java.lang", "java.lang.reflect", "java.util", "java.util.concurrent", "java.io", "java.net",
     "java.nio", "sun.nio.ch", "java.util.regex"))
-TASK_OPTS = "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1"  # same as HAM's runner_java_opts
+TASK_OPTS = "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"  # same as HAM's runner_java_opts
 DAEMON_OPTS = "-Xmx512m -XX:+UseSerialGC"
 
 

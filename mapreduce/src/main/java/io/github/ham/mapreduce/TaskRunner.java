@@ -5,12 +5,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.security.PrivilegedExceptionAction;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ipc.RPC;
@@ -47,6 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+  private static final String FS_FILE_IMPL = "fs.file.impl";
 
   private final TaskUmbilicalProtocol umbilical;
   private final Token<JobTokenIdentifier> token;
@@ -59,6 +60,8 @@ public final class TaskRunner {
   private final long pid;
   private final long driverTimeoutMs;
   private UserGroupInformation taskUser;
+  /** The job's shared state, built by its first task (null until then). */
+  private RunnerJob runnerJob;
 
   private TaskRunner(TaskUmbilicalProtocol umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
@@ -130,7 +133,11 @@ public final class TaskRunner {
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
-      return runner.loop();
+      try {
+        return runner.loop();
+      } finally {
+        runner.closeJob();
+      }
     } finally {
       RPC.stopProxy(umbilical);
     }
@@ -182,7 +189,6 @@ public final class TaskRunner {
     TaskAttemptID attempt = task.getTaskID();
     LOG.info("Running {}", attempt);
     ClassLoader saved = Thread.currentThread().getContextClassLoader();
-    URLClassLoader loader = null;
     AttemptLogs logs = null;
     Map<TaskAttemptID, MapOutputFile> mapFiles = null;
     JobConf taskConf = null;
@@ -190,12 +196,10 @@ public final class TaskRunner {
     try {
       FileUtil.fullyDeleteContents(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
-      JobConf job = new JobConf(task.getJobFile());
-      JobResources resources = new JobResources(job, dirs);
-      loader = new URLClassLoader(resources.classPath(workDir), TaskRunner.class.getClassLoader());
-      Thread.currentThread().setContextClassLoader(loader);
-      job.setClassLoader(loader);
-      mapFiles = configure(job, task, resources);
+      RunnerJob shared = jobOf(task);
+      Thread.currentThread().setContextClassLoader(shared.classLoader());
+      JobConf job = shared.newTaskConf();
+      mapFiles = configure(job, task, shared.resources(), shared.jobXmlWriter());
       taskConf = job;
       if (mapFiles != null && job.getBoolean(HamConfig.PRECHECK_MAP_OUTPUT,
           HamConfig.DEFAULT_PRECHECK_MAP_OUTPUT)) {
@@ -251,13 +255,29 @@ public final class TaskRunner {
         logs.close();
       }
       Thread.currentThread().setContextClassLoader(saved);
-      if (loader != null) {
-        try {
-          loader.close();
-        } catch (IOException e) {
-          LOG.debug("Closing the class loader of {}", attempt, e);
-        }
+    }
+  }
+
+  /**
+   * The shared state of the task's job, built on its first task. A runner serves one job, so
+   * this is built once; should a task come with another job file, that job's state replaces it.
+   */
+  private RunnerJob jobOf(Task task) throws IOException {
+    if (runnerJob == null || !runnerJob.isFor(task.getJobFile())) {
+      closeJob();
+      runnerJob = new RunnerJob(task.getJobFile(), dirs, workDir);
+    }
+    return runnerJob;
+  }
+
+  private void closeJob() {
+    if (runnerJob != null) {
+      try {
+        runnerJob.close();
+      } catch (IOException e) {
+        LOG.debug("Closing the class loader of the job failed", e);
       }
+      runnerJob = null;
     }
   }
 
@@ -299,12 +319,16 @@ public final class TaskRunner {
 
   /** The task's configuration, as YarnChild.configureTask builds it for a container. */
   private Map<TaskAttemptID, MapOutputFile> configure(JobConf job, Task task,
-      JobResources resources) throws IOException {
+      JobResources resources, JobXmlWriter jobXml) throws IOException {
     String attempt = task.getTaskID().toString();
     job.setCredentials(credentials);
     job.setBoolean("ipc.client.tcpnodelay", true);
     job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
         MapOutputFile.class);
+    if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
+      // Hadoop's local file system without a chmod process per created file.
+      job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
+    }
     File output = dirs.attemptOutput(attempt);
     Files.createDirectories(output.toPath());
     job.set(HamConfig.TASK_OUTPUT_DIR, output.getAbsolutePath());
@@ -323,9 +347,11 @@ public final class TaskRunner {
       mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job);
       ((ReduceTask) task).setLocalMapFiles(mapFiles);
     }
+    // The task's job.xml in its working directory, as YarnChild writes it (with the job's
+    // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).
     File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
     try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
-      job.writeXml(out);
+      jobXml.write(job, out);
     }
     task.setJobFile(localJobFile.getAbsolutePath());
     task.setConf(job);
