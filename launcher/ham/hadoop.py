@@ -106,10 +106,9 @@ def find_hadoop(settings: Settings, env: Mapping[str, str] | None = None) -> Had
 
 
 def bundled_classpath(hadoop: Hadoop, env: Mapping[str, str]) -> str:
-    """Conf dir first (as bin/hadoop does), then HADOOP_CLASSPATH, then HAM and Hadoop jars."""
-    parts = []
-    if env.get("HADOOP_CONF_DIR"):
-        parts.append(env["HADOOP_CONF_DIR"])
+    """Conf dir first (as bin/hadoop does: HADOOP_CONF_DIR, else the bundle's etc/hadoop),
+    then HADOOP_CLASSPATH, then HAM and Hadoop jars."""
+    parts = [env.get("HADOOP_CONF_DIR") or str(hadoop.home / "etc" / "hadoop")]
     if env.get("HADOOP_CLASSPATH"):
         parts.append(env["HADOOP_CLASSPATH"])
     parts += [str(hadoop.home / HAM_JAR), hadoop.lib_glob]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import collections
+import os
 import subprocess
+import sys
 
 from tests.integration.conftest import run_ham
 
@@ -70,3 +72,19 @@ def test_hadoop_classpath_like_bin_hadoop():
     assert parts[0] == "/etc/conf-x" and parts[-1].endswith("/lib/*")
     globbed = run_ham("hadoop", "classpath", "--glob")
     assert globbed.returncode == 0 and "hadoop-mapreduce-examples-3.4.2.jar" in globbed.stdout
+
+
+def test_hadoop_fs_without_a_conf_dir(tmp_path):
+    """As bin/hadoop falls back to etc/hadoop, the bundled client has a conf dir of its own:
+    FsShell refuses to run without a core-site.xml."""
+    (tmp_path / "a.txt").write_text("hello\n")
+    env = {k: v for k, v in os.environ.items() if k != "HADOOP_CONF_DIR"}
+    put = subprocess.run([sys.executable, "-m", "ham", "hadoop", "fs", "-put", "a.txt", "b.txt"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert put.returncode == 0, put.stderr
+    cat = subprocess.run([sys.executable, "-m", "ham", "hadoop", "fs", "-cat", str(tmp_path / "b.txt")],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert cat.returncode == 0 and cat.stdout == "hello\n", cat.stderr
+    assert "not found" not in put.stderr + cat.stderr
+    classpath = run_ham("hadoop", "classpath", env={"HADOOP_CONF_DIR": ""}).stdout.split(":")
+    assert classpath[0].endswith("/etc/hadoop")
