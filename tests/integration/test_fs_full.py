@@ -30,7 +30,8 @@ def test_shared_root_full(cluster, hadoop_jars):
         # ham run's summary comes after Hadoop's stack traces and counters, whatever their length.
         summary = [line for line in r.stderr.splitlines()[-3:] if line.startswith("ham: ERROR: job_")]
         assert summary and "No space left on device" in summary[0], r.stderr[-3000:]
-        assert not (base / "out").exists()
+        assert not (base / "out").exists(), (sorted(str(p) for p in (base / "out").rglob("*")),
+                                             r.stderr[-3000:])
         assert not list((base / "shared").glob("*/*/jobs/*/intermediate"))
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -7,10 +7,11 @@ the suite fast; each test then checks one job."""
 from __future__ import annotations
 
 import filecmp
-import zipfile
+import re
 import subprocess
 import sys
 import textwrap
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -153,7 +154,9 @@ def test_pi_estimate_matches(runs):
 
 def test_client_output_looks_like_yarn(runs):
     log = runs["log"]
-    assert "map 0% reduce 0%" in log and "map 100% reduce 100%" in log
+    # Progress lines as YARN prints them (the first one seen depends on how fast tasks start).
+    progress = re.findall(r"INFO mapreduce\.Job: {2}map (\d+)% reduce (\d+)%", log)
+    assert len(progress) >= 2 and ("100", "100") in progress, progress
     assert "Launched map tasks=100" in log  # the sleep job: 100 maps, no JVM start per task
     assert "Job Counters" in log
 

@@ -151,6 +151,7 @@ final class HamJob extends Thread {
         finish(JobStatus.State.SUCCEEDED, null);
       } else {
         String why = killed ? "Job killed by the user" : scheduler.failure();
+        killRunners();
         abort(committer, context, killed);
         finish(killed ? JobStatus.State.KILLED : JobStatus.State.FAILED, why);
       }
@@ -159,6 +160,7 @@ final class HamJob extends Thread {
       if (scheduler != null) {
         scheduler.stop("HAM driver error: " + t);
       }
+      killRunners();
       abort(committer, context, killed);
       finish(killed ? JobStatus.State.KILLED : JobStatus.State.FAILED,
           "HAM driver error: " + StringUtils.stringifyException(t));
@@ -214,6 +216,16 @@ final class HamJob extends Thread {
   }
 
   /**
+   * Before an unsuccessful job's output is removed: attempts still running on other runners
+   * would otherwise write into it again (recreating out/_temporary) after it is gone.
+   */
+  private void killRunners() {
+    if (launcher != null) {
+      launcher.kill();
+    }
+  }
+
+  /**
    * abortJob, then remove the output directory if this job created it: a failed or killed job
    * leaves the output either complete with _SUCCESS or absent, never half-written (with
    * FileOutputCommitter v2, committed tasks' files are already in the output directory).
@@ -252,9 +264,7 @@ final class HamJob extends Thread {
       return;
     }
     killed = true;
-    if (launcher != null) {
-      launcher.kill();
-    }
+    killRunners();
     abort(committer, context, true);
     failureInfo = "Job killed: the client was terminated";
     finishTime = System.currentTimeMillis();
