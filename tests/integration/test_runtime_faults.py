@@ -60,6 +60,13 @@ def ham_run(d: Path, env: dict[str, str], cmd: list[str], timeout: float = 600):
                           text=True, timeout=timeout)
 
 
+def ham_popen(d: Path, env: dict[str, str], cmd: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--", *cmd],
+        cwd=d, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+
+
 def runner_pids(scope: Path) -> list[int]:
     """Task runner JVMs, on every node (the nodes share this machine's process table), of jobs
     whose shared root is under scope (their classpath starts with the job's conf dir)."""
@@ -162,11 +169,7 @@ def test_runner_sigkilled_mid_reduce_is_rerun(cluster, tmp_path):
     d = setup_data(tmp_path, MAPPER)
     (d / "reducer.py").write_text(SLOW_FIRST_REDUCE)
     (d / "shared").mkdir()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--",
-         *streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2")],
-        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2"))
     try:
         victim = wait_for(lambda: reducer_runner(d), 120, "a reduce running")
         os.kill(victim, signal.SIGKILL)

@@ -17,15 +17,8 @@ from pathlib import Path
 from tests.conftest import DIST
 from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER
-from tests.integration.test_runtime_faults import (expected_counts, output_counts, runner_pids,
-                                                   streaming_cmd)
-
-
-def ham_popen(d: Path, env: dict[str, str], cmd: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--", *cmd],
-        cwd=d, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+from tests.integration.test_runtime_faults import (expected_counts, ham_popen, output_counts,
+                                                   runner_pids, streaming_cmd)
 
 
 def write_inputs(d: Path, n: int, words: int = 300) -> None:

@@ -7,11 +7,10 @@ import base64
 import os
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.integration.conftest import wait_for
-from tests.integration.test_runtime_faults import SLOW, runner_pids, setup_data, streaming_cmd
+from tests.integration.test_runtime_faults import SLOW, ham_popen, runner_pids, setup_data, streaming_cmd
 
 
 def cmdline(pid: int) -> list[str]:
@@ -23,19 +22,27 @@ def environ(pid: int) -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in raw.split("\0") if "=" in kv)
 
 
-def corrupt_password(encoded: str) -> str:
-    """Flip one byte of the token's password (Writable: vint len, identifier, vint len, password)."""
-    raw = bytearray(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+def password_span(raw: bytes) -> slice:
+    """Where the password is in a token (Writable: vint len, identifier, vint len, password)."""
     id_len = raw[0]
     assert id_len < 128 and raw[1 + id_len] < 128, "single-byte vint lengths expected"
-    raw[2 + id_len] ^= 0xFF
+    return slice(2 + id_len, 2 + id_len + raw[1 + id_len])
+
+
+def decode(encoded: str) -> bytearray:
+    return bytearray(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+
+
+def corrupt_password(encoded: str) -> str:
+    """Flip one byte of the token's password."""
+    raw = decode(encoded)
+    raw[password_span(raw).start] ^= 0xFF
     return base64.urlsafe_b64encode(bytes(raw)).decode().rstrip("=")
 
 
 def password_of(encoded: str) -> bytes:
-    raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-    id_len = raw[0]
-    return bytes(raw[2 + id_len:2 + id_len + raw[1 + id_len]])
+    raw = decode(encoded)
+    return bytes(raw[password_span(raw)])
 
 
 def private(path: Path, top: Path) -> bool:
@@ -66,9 +73,7 @@ def assert_token_files_private(token: str, shared: Path) -> None:
 def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
-    job = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
-                           cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    job = ham_popen(d, cluster, streaming_cmd(d, "out"))
     try:
         pid = wait_for(lambda: runner_pids(d), 60, "task runners")[0]
         argv, env = cmdline(pid), environ(pid)
@@ -110,9 +115,7 @@ def refused(host: str, port: int, first_bytes: bytes) -> bytes:
 def test_raw_connections_without_the_token_are_refused(cluster, tmp_path):
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
-    job = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
-                           cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    job = ham_popen(d, cluster, streaming_cmd(d, "out"))
     try:
         argv = cmdline(wait_for(lambda: runner_pids(d), 60, "task runners")[0])
         main = argv.index("io.github.ham.mapreduce.TaskRunner")
