@@ -12,8 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const INTERMEDIATE[] = {"staging", "tmp", "local", NULL};
-static const char *const PER_HADOOP_JOB[] = {"intermediate", "work", NULL};
+const char *const HAM_SESSION_INTERMEDIATE[] = {"staging", "tmp", "local", NULL};
+const char HAM_JOBS_DIR[] = "jobs";
+const char *const HAM_JOB_INTERMEDIATE[] = {"intermediate", "work", NULL};
 
 int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
 {
@@ -118,7 +119,7 @@ static int remove_tree(const char *root, const char *path)
 static int clean_one(const char *root, const char *jobdir)
 {
     char path[4096];
-    for (const char *const *n = INTERMEDIATE; *n; n++) {
+    for (const char *const *n = HAM_SESSION_INTERMEDIATE; *n; n++) {
         if (snprintf(path, sizeof(path), "%s/%s", jobdir, *n) >= (int)sizeof(path)) {
             errno = ENAMETOOLONG;
             return -1;
@@ -126,7 +127,7 @@ static int clean_one(const char *root, const char *jobdir)
         if (remove_tree(root, path) != 0)
             return -1;
     }
-    if (snprintf(path, sizeof(path), "%s/jobs", jobdir) >= (int)sizeof(path)) {
+    if (snprintf(path, sizeof(path), "%s/%s", jobdir, HAM_JOBS_DIR) >= (int)sizeof(path)) {
         errno = ENAMETOOLONG;
         return -1;
     }
@@ -138,7 +139,7 @@ static int clean_one(const char *root, const char *jobdir)
     while ((de = readdir(d)) != NULL) {
         if (de->d_name[0] == '.')
             continue;
-        for (const char *const *n = PER_HADOOP_JOB; *n; n++) {
+        for (const char *const *n = HAM_JOB_INTERMEDIATE; *n; n++) {
             char sub[4096];
             if (snprintf(sub, sizeof(sub), "%s/%s/%s", path, de->d_name, *n) >= (int)sizeof(sub) ||
                 remove_tree(root, sub) != 0)

@@ -8,6 +8,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Names shared with the launcher (launcher/ham/contract.py) and the Java runtime (JobDirs);
+ * ham_contract prints them for tests/unit/test_contract.py. NULL-terminated lists. */
+extern const char *const HAM_SESSION_INTERMEDIATE[]; /* <jobdir>/{staging,tmp,local} */
+extern const char HAM_JOBS_DIR[];                    /* <jobdir>/jobs/<hadoop job id>/ */
+extern const char *const HAM_JOB_INTERMEDIATE[];     /* ... /{intermediate,work} */
+
 /* Write "<root>/<user>/<jobid>" into buf (size len). Returns 0, or -1 with errno=ENAMETOOLONG
  * when it does not fit, or errno=EINVAL when root is not absolute or user contains '/'. */
 int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid);

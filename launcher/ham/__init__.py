@@ -11,7 +11,7 @@ __all__ = ["Job", "JobRequest", "__version__"]
 
 if TYPE_CHECKING:
     from ham.api import Job
-    from ham.slurm.base import JobRequest
+    from ham.slurm import JobRequest
 
 
 def __getattr__(name: str) -> Any:
@@ -21,7 +21,7 @@ def __getattr__(name: str) -> Any:
 
         return Job
     if name == "JobRequest":
-        from ham.slurm.base import JobRequest
+        from ham.slurm import JobRequest
 
         return JobRequest
     raise AttributeError(name)

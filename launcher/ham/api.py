@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
-from ham import follow, jobpaths, jobs, preflight, render, session
+from ham import follow, jobpaths, jobs, preflight, proc, render, session
 from ham import settings as settings_mod
 from ham.errors import UsageError
 from ham.settings import BY_KEY, Settings
-from ham.slurm import JobInfo, JobRequest, backend
+from ham.slurm import JobInfo, JobRequest, Slurm
 
 # Slurm sends SIGUSR1 to the batch shell this long before the time limit; `ham run` then stops
 # the job gracefully (runners stopped, intermediate data removed, nothing half-committed).
@@ -62,7 +61,7 @@ class Job:
             output=os.path.abspath(base.output or output),
         )
         self.job_id: str | None = None
-        self._slurm = backend(self.settings)
+        self._slurm = Slurm()
 
     @classmethod
     def hadoop_jar(cls, jar: str, *args: str, **kw: Any) -> "Job":
@@ -147,7 +146,7 @@ class Job:
             prepared = session.prepare(self.settings, self._slurm, self.env)
             return session.run_command(prepared, self.command, self.settings["retention"])
         argv, env = self.allocation_argv()
-        return subprocess.run(argv, env=env).returncode
+        return proc.call(argv, env=env, hint="is Slurm installed? (`ham doctor` checks)")
 
     def allocation_argv(self) -> tuple[list[str], dict[str, str]]:
         """salloc argv and environment that run this job's `ham run` in a new allocation."""

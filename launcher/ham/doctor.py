@@ -14,7 +14,7 @@ from ham.errors import HamError
 from ham.hadoop import find_hadoop, ham_jar, hadoop_argv
 from ham.java import MIN_JAVA, check_java, java_binary
 from ham.settings import Settings
-from ham.slurm import SlurmBackend
+from ham.slurm import Slurm
 
 MIN_FREE_GB = 1.0
 
@@ -81,7 +81,7 @@ def _shared_root(settings: Settings, env: Mapping[str, str]) -> str:
     return f"{root}: writable, {free_gb:.1f} GiB free, {kind}"
 
 
-def run_checks(settings: Settings, backend: SlurmBackend,
+def run_checks(settings: Settings, slurm: Slurm,
                env: Mapping[str, str] | None = None) -> list[Check]:
     env = os.environ if env is None else env
     checks: list[tuple[str, Callable[[], str]]] = [
@@ -89,7 +89,7 @@ def run_checks(settings: Settings, backend: SlurmBackend,
         ("hadoop", lambda: _hadoop(settings, env)),
         ("ham jar", lambda: _ham_jar(settings, env)),
         ("slurm commands", lambda: _slurm_commands(settings, env)),
-        ("slurm controller", backend.ping),
+        ("slurm controller", slurm.ping),
         ("shared root", lambda: _shared_root(settings, env)),
     ]
     results = []

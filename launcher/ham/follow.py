@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import IO, Callable
 
 from ham.errors import SlurmError
-from ham.slurm import JobInfo, SlurmBackend
+from ham.slurm import JobInfo, Slurm
 
 POLL = 0.5
 SACCT_GRACE = 30.0  # sacct lags about a second behind the end of a job
@@ -28,14 +28,14 @@ def _drain(path: Path, offset: int, out: IO[bytes]) -> int:
     return offset + len(data)
 
 
-def follow(backend: SlurmBackend, job_id: str, output: Path | None, out: IO[bytes] | None,
+def follow(slurm: Slurm, job_id: str, output: Path | None, out: IO[bytes] | None,
            on_poll: Callable[[JobInfo | None], None] | None = None) -> JobInfo:
     """Poll until the job has an exit code. Its output file is copied to out (when given);
     on_poll sees every poll (for a progress line)."""
     offset = 0
     missing_since: float | None = None
     while True:
-        info = backend.job(job_id)
+        info = slurm.job(job_id)
         if on_poll is not None:
             on_poll(info)
         if output is not None and out is not None:

@@ -7,6 +7,7 @@ import socket
 import sys
 from typing import Any, Mapping
 
+from ham import contract as c
 from ham import proc, render
 from ham.hadoop import Hadoop
 from ham.jobdir import JobDir
@@ -22,20 +23,19 @@ def core_site(jobdir: JobDir) -> dict[str, Any]:
 
 
 def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_host: str,
-                java: str, runner_classpath: str, srun: str = "srun") -> dict[str, Any]:
-    # Key names are shared with the Java side (io.github.ham.mapreduce.HamConfig).
+                java: str, runner_classpath: str, srun: str = c.DEFAULTS[c.SRUN]) -> dict[str, Any]:
     return {
         "mapreduce.framework.name": framework,
-        "ham.job.dir": str(jobdir.path),
+        c.JOB_DIR: str(jobdir.path),
         "yarn.app.mapreduce.am.staging-dir": str(jobdir.staging),
         "mapreduce.jobtracker.staging.root.dir": str(jobdir.staging),
         "mapreduce.cluster.local.dir": str(jobdir.local),
-        "ham.driver.host": driver_host,
-        "ham.runner.java": java,
-        "ham.runner.classpath": runner_classpath,
-        "ham.runner.java.opts": settings["runner_java_opts"],
-        "ham.runners.per.node": settings["runners_per_node"],
-        "ham.srun": srun,
+        c.DRIVER_HOST: driver_host,
+        c.RUNNER_JAVA: java,
+        c.RUNNER_CLASSPATH: runner_classpath,
+        c.RUNNER_JAVA_OPTS: settings["runner_java_opts"],
+        c.RUNNERS_PER_NODE: settings["runners_per_node"],
+        c.SRUN: srun,
     }
 
 
@@ -74,7 +74,7 @@ def job_environment(env: Mapping[str, str], jobdir: JobDir, hadoop: Hadoop,
                     ham_jar: str, java_home: str) -> dict[str, str]:
     """The environment of the user's command: plain `hadoop jar` then runs on HAM."""
     out = dict(env)
-    out["HAM_JOB_DIR"] = str(jobdir.path)
+    out[c.ENV_JOB_DIR] = str(jobdir.path)
     out["HADOOP_CONF_DIR"] = str(jobdir.conf)
     out["HADOOP_CLASSPATH"] = ":".join(p for p in (ham_jar, env.get("HADOOP_CLASSPATH", "")) if p)
     bins = [str(jobdir.bin)] + ([str(hadoop.home / "bin")] if hadoop.kind == "site" else [])

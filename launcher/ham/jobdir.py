@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ham import contract as c
 from ham import proc
 from ham.errors import EnvironmentProblem
 
 log = logging.getLogger(__name__)
 
 LUSTRE_MAGIC = "bd00bd0"  # statfs f_type of Lustre (0x0BD00BD0)
-INTERMEDIATE = ("staging", "tmp", "local")  # removed after the job unless retention = all
 
 
 @dataclass(frozen=True)
@@ -35,40 +35,40 @@ class JobDir:
 
     @property
     def conf(self) -> Path:
-        return self.path / "conf"
+        return self.path / c.CONF
 
     @property
     def bin(self) -> Path:
-        return self.path / "bin"
+        return self.path / c.BIN
 
     @property
     def staging(self) -> Path:
-        return self.path / "staging"
+        return self.path / c.STAGING
 
     @property
     def tmp(self) -> Path:
-        return self.path / "tmp"
+        return self.path / c.TMP
 
     @property
     def local(self) -> Path:
-        return self.path / "local"
+        return self.path / c.LOCAL
 
     @property
     def jobs(self) -> Path:
-        return self.path / "jobs"
+        return self.path / c.JOBS
 
     @property
     def record(self) -> Path:
-        return self.path / "ham.json"
+        return self.path / c.RECORD
 
     def hadoop_job(self, job_id: str) -> Path:
         return self.jobs / job_id
 
     def status_files(self) -> list[Path]:
-        return sorted(self.jobs.glob("*/status.json"))
+        return sorted(self.jobs.glob(f"*/{c.STATUS}"))
 
     def log_files(self) -> list[Path]:
-        return sorted(self.jobs.glob("*/logs/*"))
+        return sorted(self.jobs.glob(f"*/{c.LOGS}/*"))
 
     def read_record(self) -> dict[str, Any]:
         try:
@@ -92,10 +92,10 @@ class JobDir:
         if retention == "none":
             shutil.rmtree(self.path, ignore_errors=True)
             return
-        for name in INTERMEDIATE:
+        for name in c.SESSION_INTERMEDIATE:
             shutil.rmtree(self.path / name, ignore_errors=True)
         for job in self.jobs.glob("*"):
-            for name in ("intermediate", "work"):
+            for name in c.JOB_INTERMEDIATE:
                 shutil.rmtree(job / name, ignore_errors=True)
 
 
@@ -138,7 +138,7 @@ def _claim_preset(preset: str | None, mine: Path, slurm_job_id: str) -> Path | N
     if path.parent != mine or path.name != slurm_job_id or path.is_symlink() or not path.is_dir():
         return None
     try:
-        (path / "conf").mkdir(mode=0o700)
+        (path / c.CONF).mkdir(mode=0o700)
     except FileExistsError:
         return None
     return path
@@ -151,7 +151,7 @@ def _make_unique(mine: Path, slurm_job_id: str) -> Path:
             path.mkdir(mode=0o700)  # atomic: two `ham run` in one allocation get different dirs
         except FileExistsError:
             continue
-        (path / "conf").mkdir(mode=0o700)
+        (path / c.CONF).mkdir(mode=0o700)
         return path
     raise EnvironmentProblem(f"more than 1000 job directories for job {slurm_job_id} in {mine}: "
                              f"run `ham cleanup`")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ham.errors import UsageError
 from ham.jobdir import JobDir, user_root
-from ham.slurm import SlurmBackend
+from ham.slurm import Slurm
 
 
 @dataclass
@@ -90,9 +90,9 @@ def _headline(error: str) -> list[str]:
     return lines[:2] if lines[0].endswith(":") else lines[:1]
 
 
-def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:
+def summarize(jd: JobDir, slurm: Slurm, now: float) -> JobSummary:
     record = jd.read_record()
-    info = backend.job(slurm_id_of(jd.path))
+    info = slurm.job(slurm_id_of(jd.path))
     hadoop_jobs = [s for s in (read_status(p) for p in jd.status_files()) if s]
     started, finished = record.get("started"), record.get("finished")
     elapsed = (finished or now) - started if started else None
@@ -103,16 +103,16 @@ def summarize(jd: JobDir, backend: SlurmBackend, now: float) -> JobSummary:
         exit_code=record.get("exit_code"), elapsed_s=elapsed)
 
 
-def summaries(shared_root: str, backend: SlurmBackend, job_ids: list[str],
+def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
               now: float) -> list[JobSummary]:
     """Summaries of the user's job directories (of job_ids, if given). A requested job that
     Slurm knows but that has no directory yet (pending, starting) is listed without one."""
-    found = [summarize(d, backend, now) for d in job_dirs(shared_root, job_ids)]
+    found = [summarize(d, slurm, now) for d in job_dirs(shared_root, job_ids)]
     seen = {slurm_id_of(Path(s.job_dir)) for s in found}
     for job_id in job_ids:
         if job_id in seen:
             continue
-        info = backend.job(job_id)
+        info = slurm.job(job_id)
         if info is None:
             raise UsageError(f"job {job_id} is unknown to Slurm and has no HAM job directory "
                              f"under {shared_root}")
@@ -120,10 +120,10 @@ def summaries(shared_root: str, backend: SlurmBackend, job_ids: list[str],
     return found
 
 
-def stale(shared_root: str, backend: SlurmBackend) -> list[JobDir]:
+def stale(shared_root: str, slurm: Slurm) -> list[JobDir]:
     """Job directories whose Slurm job is no longer pending or running."""
     dirs = job_dirs(shared_root)
-    alive = backend.known_jobs(sorted({slurm_id_of(d.path) for d in dirs}))
+    alive = slurm.known_jobs(sorted({slurm_id_of(d.path) for d in dirs}))
     return [d for d in dirs if slurm_id_of(d.path) not in alive]
 
 

@@ -1,10 +1,13 @@
-"""The one place where HAM runs external commands (argv lists only, never a shell)."""
+"""The one place where HAM runs external commands (argv lists only, never a shell): `run` to
+capture a command's output, `spawn` to start one HAM supervises, `call` to hand the terminal to
+one and get its exit status, `replace` to become one (exec)."""
 
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
-from typing import Mapping
+from typing import Any, Mapping, NoReturn
 
 from ham.errors import CommandError, EnvironmentProblem
 
@@ -32,9 +35,38 @@ def run(
             timeout=timeout,
         )
     except FileNotFoundError:
-        raise EnvironmentProblem(f"command not found: {argv[0]}{'; ' + hint if hint else ''}") from None
+        raise _not_found(argv, hint) from None
     except subprocess.TimeoutExpired:
         raise CommandError(argv, -1, "", f"timed out after {timeout} s", hint) from None
     if check and proc.returncode != 0:
         raise CommandError(argv, proc.returncode, proc.stdout, proc.stderr, hint)
     return proc
+
+
+def _not_found(argv: list[str], hint: str) -> EnvironmentProblem:
+    return EnvironmentProblem(f"command not found: {argv[0]}{'; ' + hint if hint else ''}")
+
+
+def spawn(argv: list[str], *, env: Mapping[str, str] | None = None, hint: str = "",
+          **popen: Any) -> subprocess.Popen:
+    """Start argv and return at once; the caller waits for it (popen: Popen's own options)."""
+    log.debug("spawn %s", argv)
+    try:
+        return subprocess.Popen(argv, env=dict(env) if env is not None else None, **popen)
+    except FileNotFoundError:
+        raise _not_found(argv, hint) from None
+
+
+def call(argv: list[str], *, env: Mapping[str, str] | None = None, hint: str = "") -> int:
+    """Run argv on this terminal (stdin, stdout and stderr inherited); return its exit status."""
+    child = spawn(argv, env=env, hint=hint)
+    return child.wait()
+
+
+def replace(argv: list[str], *, hint: str = "") -> NoReturn:
+    """Become argv (exec): its signals and exit status are the caller's own."""
+    log.debug("exec %s", argv)
+    try:
+        os.execv(argv[0], argv)
+    except FileNotFoundError:
+        raise _not_found(argv, hint) from None

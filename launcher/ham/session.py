@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from ham import jobconf, jobdir as jobdirs, jobs, reaper
-from ham.errors import UsageError
+from ham import contract, jobconf, jobdir as jobdirs, jobs, reaper
+from ham import proc
+from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.jobdir import JobDir
 from ham.settings import Settings
-from ham.slurm import SlurmBackend
+from ham.slurm import Slurm
 
 log = logging.getLogger(__name__)
 
@@ -38,17 +39,17 @@ def slurm_job_id(env: Mapping[str, str]) -> str | None:
     return env.get("SLURM_JOB_ID") or env.get("SLURM_JOBID")
 
 
-def driver_host(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -> str:
+def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> str:
     if settings["driver_address"]:
         return settings["driver_address"]
     nodelist = env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
     if not nodelist:
         return "127.0.0.1"
-    first = next(iter(backend.node_addresses(nodelist).values()))
+    first = next(iter(slurm.node_addresses(nodelist).values()))
     return jobconf.local_address_towards(first)
 
 
-def prepare(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -> Prepared:
+def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
     """Create the job directory, render its configuration and the command's environment."""
     job_id = slurm_job_id(env)
     if not job_id:
@@ -59,9 +60,9 @@ def prepare(settings: Settings, backend: SlurmBackend, env: Mapping[str, str]) -
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
-                        settings["stripe_size"], preset=env.get("HAM_JOB_DIR"))
+                        settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
     mapred = jobconf.mapred_site(
-        settings, jd, framework=settings["framework"], driver_host=driver_host(settings, backend, env),
+        settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
         java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
         srun=shutil.which("srun") or "srun")
     jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"])
@@ -77,12 +78,12 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
     # If `ham run` is SIGKILLed the command gets SIGTERM (its shutdown hook aborts the job) and
     # the reaper applies the retention policy once it has exited.
     try:
-        child = subprocess.Popen(command, env=prepared.env, preexec_fn=reaper.die_with_parent)
-    except FileNotFoundError:  # preflight.check normally catches this before Slurm is asked
+        child = proc.spawn(command, env=prepared.env, preexec_fn=reaper.die_with_parent,
+                           hint="check the command after `--`")
+    except EnvironmentProblem:  # preflight.check normally catches this before Slurm is asked
         prepared.jobdir.clean("none" if retention != "all" else "all")
-        raise UsageError(f"command not found: {command[0]} (check the command after `--`)") \
-            from None
-    sidecar = subprocess.Popen(
+        raise
+    sidecar = proc.spawn(
         [sys.executable, "-m", "ham.reaper", str(prepared.jobdir.path), retention, str(child.pid)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True)  # no terminal signals: it must outlive a Ctrl-C of ham

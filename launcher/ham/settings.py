@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from ham import contract
 from ham.errors import SettingsError
 
 log = logging.getLogger(__name__)
@@ -102,9 +103,6 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("retention", "logs", _parse_choice("all", "logs", "none"),
             "What stays in a job directory after the job: 'all', 'logs' (logs and status "
             "record; intermediate data removed) or 'none'."),
-    Setting("slurm_backend", "auto", _parse_choice("auto", "cli"),
-            "How HAM talks to Slurm: 'cli' (sbatch, salloc, squeue, sacct, scontrol, scancel) "
-            "or 'auto' (the best available; today the CLI)."),
     Setting("partition", "", _parse_str, "Default partition for `ham submit` and `ham run`."),
     Setting("account", "", _parse_str, "Default account for `ham submit` and `ham run`."),
     Setting("qos", "", _parse_str, "Default QOS for `ham submit` and `ham run`."),
@@ -115,11 +113,10 @@ SCHEMA: tuple[Setting, ...] = (
             "allocation) or 'local' (Hadoop's local runner inside the client JVM, for debugging)."),
     Setting("hadoop_log_level", "INFO", _parse_choice("DEBUG", "INFO", "WARN", "ERROR"),
             "log4j level of the `hadoop` client and the HAM driver."),
-    Setting("runners_per_node", 0, _parse_int(0),
+    Setting("runners_per_node", int(contract.DEFAULTS[contract.RUNNERS_PER_NODE]), _parse_int(0),
             "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
             "mapreduce.{map,reduce}.cpu.vcores."),
-    Setting("runner_java_opts", "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
-            _parse_str,
+    Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
             "JVM options of the task runners. NewRatio=1 keeps each map's sort buffer "
             "(mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per task "
             "instead of ~85 ms."),
@@ -129,6 +126,20 @@ SCHEMA: tuple[Setting, ...] = (
 )
 
 BY_KEY: dict[str, Setting] = {s.key: s for s in SCHEMA}
+
+# Settings that no longer do anything: accepted with a warning, so that site files that set
+# them keep working.
+RETIRED: dict[str, str] = {
+    "slurm_backend": "HAM always talks to Slurm through its commands (sbatch, salloc, squeue, "
+                     "sacct, scontrol, scancel); remove the setting",
+}
+
+
+def _retired(key: str, where: str) -> bool:
+    if key not in RETIRED:
+        return False
+    log.warning("%s: setting '%s' is retired and ignored: %s", where, key, RETIRED[key])
+    return True
 
 
 @dataclass(frozen=True)
@@ -158,7 +169,7 @@ class Settings(Mapping[str, Any]):
     def with_overrides(self, overrides: Mapping[str, Any], source: str) -> "Settings":
         values = dict(self._values)
         for key, raw in overrides.items():
-            if raw is None:
+            if raw is None or _retired(key, source):
                 continue
             values[key] = Value(_parse(key, raw, source), source)
         return Settings(values)
@@ -209,12 +220,16 @@ def load(env: Mapping[str, str] | None = None,
     values = {s.key: Value(_parse(s.key, s.default, "default"), "default") for s in SCHEMA}
     for label, path in (("site file", site_file(env)), ("user file", user_file(env))):
         for key, raw in _read_file(path).items():
-            values[key] = Value(_parse(key, raw, str(path)), f"{label} {path}")
+            if not _retired(key, str(path)):
+                values[key] = Value(_parse(key, raw, str(path)), f"{label} {path}")
     for setting in SCHEMA:
         if setting.env_var in env:
             where = f"environment {setting.env_var}"
             values[setting.key] = Value(_parse(setting.key, env[setting.env_var], where),
                                         where)
+    for key in RETIRED:
+        if ENV_PREFIX + key.upper() in env:
+            _retired(key, f"environment {ENV_PREFIX + key.upper()}")
     # Other tools use HAM_* too, so an unknown variable is a warning (a likely typo), not an error.
     for name in sorted(k for k in env if k.startswith(ENV_PREFIX) and k not in _KNOWN_ENV):
         log.warning("environment variable %s is not a HAM setting (valid: %s)", name,
@@ -223,7 +238,7 @@ def load(env: Mapping[str, str] | None = None,
 
 
 # HAM_* variables that are not settings but are allowed in the environment.
-_KNOWN_ENV = {s.env_var for s in SCHEMA} | {
-    "HAM_SITE_CONFIG", "HAM_USER_CONFIG", "HAM_JOB_DIR", "HAM_CLUSTER_DIR", "HAM_JOB_TOKEN",
-    "HAM_LOG_LEVEL", "HAM_JAR",
+_KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
+    "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, "HAM_CLUSTER_DIR",
+    contract.ENV_JOB_TOKEN, contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR",
 }

@@ -6,11 +6,12 @@ import os
 import shlex
 from typing import Mapping
 
+from ham import contract
 from ham.errors import UsageError
 
 SHELLS = {"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh", "ksh": "sh",
           "csh": "csh", "tcsh": "csh"}
-EXPORTED = ("HAM_JOB_DIR", "HADOOP_CONF_DIR", "HADOOP_CLASSPATH", "PATH")
+EXPORTED = (contract.ENV_JOB_DIR, "HADOOP_CONF_DIR", "HADOOP_CLASSPATH", "PATH")
 
 
 def flavour(shell: str | None, env: Mapping[str, str]) -> str:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ham.slurm.base import JobInfo
-from ham.slurm.cli import CliBackend
+from ham.slurm import JobInfo, Slurm
 
 pytestmark = pytest.mark.integration
 
@@ -43,7 +42,7 @@ def wait_for(predicate, timeout: float, what: str):
 
 def finished(job_id: str) -> JobInfo | None:
     """The Slurm job once it has ended and its exit code is known (sacct lags ~1 s)."""
-    info = CliBackend().job(job_id)
+    info = Slurm().job(job_id)
     return info if info and info.finished and info.exit_code is not None else None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from ham.slurm.cli import CliBackend
+from ham.slurm import Slurm
 from tests.integration.conftest import wait_finished
 
 
@@ -18,13 +18,13 @@ def test_srun_three_distinct_hosts(cluster):
 
 
 def test_batch_exit_code_read_back(cluster):
-    job_id = CliBackend().submit("#!/bin/bash\n#SBATCH -N1 -o /dev/null\nexit 3\n")
+    job_id = Slurm().submit("#!/bin/bash\n#SBATCH -N1 -o /dev/null\nexit 3\n")
     info = wait_finished(job_id)
     assert info.state == "FAILED" and info.exit_code == 3
 
 
 def test_node_addresses(cluster):
-    addrs = CliBackend().node_addresses("node[1-3]")
+    addrs = Slurm().node_addresses("node[1-3]")
     assert list(addrs) == ["node1", "node2", "node3"]
     assert len(set(addrs.values())) == 3
 

@@ -87,7 +87,7 @@ def test_shell_completion_scripts(shell, needle):
 
 def test_allocations_survive_a_failed_node():
     from ham.api import Job
-    from ham.slurm.base import JobRequest
+    from ham.slurm import JobRequest
     job = Job(["hadoop", "version"], request=JobRequest(nodes="3"))
     assert "#SBATCH --no-kill" in job.script().splitlines()
     argv, _ = job.allocation_argv()
@@ -98,5 +98,5 @@ def test_allocations_survive_a_failed_node():
                                          (("--dependency=afterok:7",), True), (("-d", "after:7"), True),
                                          (("--begin=now+1hour",), True)])
 def test_jobs_that_wait_are_known(extra, later):
-    from ham.slurm.base import JobRequest
+    from ham.slurm import JobRequest
     assert JobRequest(extra=extra).starts_later() is later

@@ -71,3 +71,14 @@ def test_bad_env_value_and_unknown_env_variable(tmp_path, caplog):
 def test_paths_expand_user(tmp_path):
     s = settings.load(env_for(tmp_path, site='shared_root = "~/jobs"\n'))
     assert not s["shared_root"].startswith("~")
+
+
+def test_retired_setting_is_ignored_with_a_warning(tmp_path, caplog):
+    """slurm_backend did nothing once pyslurm proved impossible: site files that set it keep
+    working, and say so."""
+    env = env_for(tmp_path, site='slurm_backend = "cli"\n', HAM_SLURM_BACKEND="auto")
+    s = settings.load(env)
+    assert "slurm_backend" not in s
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 2 and all("'slurm_backend' is retired" in w for w in warnings)
+    assert not any("is not a HAM setting" in w for w in warnings)

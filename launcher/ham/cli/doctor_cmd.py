@@ -8,7 +8,7 @@ import click
 
 from ham import doctor, settings
 from ham.errors import EXIT_FAILED
-from ham.slurm import backend
+from ham.slurm import Slurm
 
 
 @click.command("doctor", help="Check Java, Hadoop, the HAM jar, the Slurm commands and "
@@ -17,7 +17,7 @@ from ham.slurm import backend
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def command(as_json: bool) -> int:
     resolved = settings.load()
-    checks = doctor.run_checks(resolved, backend(resolved))
+    checks = doctor.run_checks(resolved, Slurm())
     if as_json:
         click.echo(json.dumps([c.__dict__ for c in checks], indent=2))
     else:

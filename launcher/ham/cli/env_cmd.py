@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from ham import session, settings, shellenv
+from ham import contract, session, settings, shellenv
 from ham.errors import UsageError
 from ham.jobdir import JobDir
-from ham.slurm import backend
+from ham.slurm import Slurm
 
 
 @click.command("env", help="""Print shell code that creates this allocation's HAM job directory
@@ -31,12 +31,12 @@ def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
     flavour = shellenv.flavour(shell, os.environ)
     resolved = settings.load(flags={"shared_root": shared_root})
     if cleanup:
-        job_dir = os.environ.get("HAM_JOB_DIR")
+        job_dir = os.environ.get(contract.ENV_JOB_DIR)
         if not job_dir:
             raise UsageError("HAM_JOB_DIR is not set: nothing to clean up (did you run `ham env`?)")
         jd = JobDir(Path(job_dir))
         jd.clean(resolved["retention"])
-        out = shellenv.unsets(["HAM_JOB_DIR", "HADOOP_CONF_DIR"], flavour)
+        out = shellenv.unsets([contract.ENV_JOB_DIR, "HADOOP_CONF_DIR"], flavour)
         out += shellenv.exports({
             "PATH": shellenv.without(os.environ.get("PATH", ""), str(jd.bin)),
             "HADOOP_CLASSPATH": shellenv.without(os.environ.get("HADOOP_CLASSPATH", ""),
@@ -45,7 +45,7 @@ def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
         out += shellenv.unsets(["HAM_JAR"], flavour)
         click.echo(out, nl=False)
         return
-    prepared = session.prepare(resolved, backend(resolved), os.environ)
+    prepared = session.prepare(resolved, Slurm(), os.environ)
     values = {k: prepared.env[k] for k in shellenv.EXPORTED}
     values["HAM_JAR"] = prepared.env["HADOOP_CLASSPATH"].split(":")[0]
     click.echo(shellenv.exports(values, flavour), nl=False)

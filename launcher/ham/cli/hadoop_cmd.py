@@ -6,7 +6,7 @@ import os
 
 import click
 
-from ham import settings
+from ham import proc, settings
 from ham.hadoop import bundled_classpath, find_hadoop, hadoop_argv
 from ham.java import java_binary
 
@@ -33,4 +33,4 @@ def command(ctx: click.Context, args: tuple[str, ...]) -> None:
         return
     argv = hadoop_argv(hadoop, java, list(args), os.environ)
     # exec: signals and the exit code are the JVM's own, as with bin/hadoop.
-    os.execv(argv[0], argv)
+    proc.replace(argv, hint="set java_home or JAVA_HOME")

@@ -11,7 +11,7 @@ import click
 
 from ham import jobs, report, settings
 from ham.errors import UsageError
-from ham.slurm import backend
+from ham.slurm import Slurm
 
 
 @click.command("status", help="""Show your HAM jobs: Slurm state, MapReduce progress, elapsed
@@ -23,7 +23,7 @@ time and job directory, from each job's status record and Slurm.""")
                                             "end and duration (a text timeline).")
 def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) -> None:
     resolved = settings.load()
-    slurm = backend(resolved)
+    slurm = Slurm()
     while True:
         summaries = jobs.summaries(resolved["shared_root"], slurm, list(job_ids), time.time())
         if as_json:
@@ -79,7 +79,7 @@ def logs(job_id: str, attempt: str | None, as_json: bool) -> None:
 @click.argument("job_id")
 def cancel(job_id: str) -> None:
     resolved = settings.load()
-    backend(resolved).cancel(job_id)
+    Slurm().cancel(job_id)
 
 
 @click.command("cleanup", help="Remove your job directories whose Slurm jobs are no longer "
@@ -87,7 +87,7 @@ def cancel(job_id: str) -> None:
 @click.option("--dry-run", is_flag=True, help="List what would be removed.")
 def cleanup(dry_run: bool) -> None:
     resolved = settings.load()
-    for jd in jobs.stale(resolved["shared_root"], backend(resolved)):
+    for jd in jobs.stale(resolved["shared_root"], Slurm()):
         click.echo(f"{'would remove' if dry_run else 'removing'} {jd.path}")
         if not dry_run:
             jobs.remove(jd)
@@ -100,7 +100,7 @@ its node, over time (maps, reduces, failed attempts), one file per Hadoop job th
               help="PNG file; {job} is replaced by the Hadoop job id.")
 def report_cmd(job_id: str, output: str) -> None:
     resolved = settings.load()
-    found = [s for s in jobs.summaries(resolved["shared_root"], backend(resolved), [job_id],
+    found = [s for s in jobs.summaries(resolved["shared_root"], Slurm(), [job_id],
                                        time.time()) for s in s.hadoop_jobs]
     if not found:
         raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")

@@ -1,0 +1,57 @@
+"""Names the launcher shares with the Java runtime and the SPANK plugin.
+
+The Java side is the source: io.github.ham.mapreduce.common.HamConfig (configuration keys and
+their defaults, environment variables), common.JobDirs (a Hadoop job's directory) and
+driver.StatusRecord (status.json). `java -cp ham-mapreduce.jar:lib/* io.github.ham.mapreduce.Contract`
+prints them, and tests/unit/test_contract.py fails when a name here, in the Java runtime or in
+slurm-plugins/ham_dirs.c changes on one side only. Use these constants rather than literals.
+"""
+
+from __future__ import annotations
+
+# -- configuration keys the launcher renders into mapred-site.xml (HamConfig) ----------------
+FRAMEWORK_NAME = "ham"  # mapreduce.framework.name
+JOB_DIR = "ham.job.dir"
+DRIVER_HOST = "ham.driver.host"
+RUNNER_JAVA = "ham.runner.java"
+RUNNER_CLASSPATH = "ham.runner.classpath"
+RUNNER_JAVA_OPTS = "ham.runner.java.opts"
+RUNNERS_PER_NODE = "ham.runners.per.node"
+SRUN = "ham.srun"
+
+# Defaults the launcher's settings share with the runtime (HamConfig.DEFAULT_*).
+DEFAULTS = {
+    RUNNER_JAVA_OPTS: "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
+    RUNNERS_PER_NODE: "0",
+    SRUN: "srun",
+}
+
+# -- environment ------------------------------------------------------------------------------
+ENV_JOB_TOKEN = "HAM_JOB_TOKEN"  # the runners' job token; never on a command line
+ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR"
+ENV_JOB_DIR = "HAM_JOB_DIR"  # set by `ham run` and by the SPANK plugin's prolog
+
+# -- job directory: <shared_root>/<user>/<slurm job id>[.<n>]/ --------------------------------
+CONF = "conf"
+BIN = "bin"
+STAGING = "staging"
+TMP = "tmp"
+LOCAL = "local"
+RECORD = "ham.json"
+SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless retention = all
+# ... and one directory per Hadoop job under jobs/ (JobDirs)
+JOBS = "jobs"
+LOGS = "logs"
+INTERMEDIATE_DIR = "intermediate"
+WORK = "work"
+STATUS = "status.json"
+JOB_INTERMEDIATE = (INTERMEDIATE_DIR, WORK)
+
+# -- status.json (StatusRecord) ---------------------------------------------------------------
+STATUS_JOB_FIELDS = ("job_id", "name", "user", "state", "map_progress", "reduce_progress",
+                     "maps", "reduces", "start_time", "finish_time", "counters", "attempts",
+                     "errors", "runners", "runner_launches", "output_dir", "output_created",
+                     "launcher_pids")
+STATUS_COUNT_FIELDS = ("total", "completed", "failed", "running")
+STATUS_ATTEMPT_FIELDS = ("id", "task", "type", "node", "state", "start", "finish", "error")
+TERMINAL_STATES = ("SUCCEEDED", "FAILED", "KILLED")

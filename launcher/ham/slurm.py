@@ -1,0 +1,154 @@
+"""How HAM talks to Slurm: its commands (sbatch, salloc, squeue, sacct, scontrol, scancel, sinfo).
+
+There is one way, on purpose. The other candidate, pyslurm, must match Slurm's major.minor
+release and PyPI has no build for Slurm 22.05 (Debian 12's), while the commands exist wherever
+Slurm does. Output is parsed from --parsable/-P formats with named fields; on a mismatch the
+error shows the raw output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ham import proc
+from ham.errors import CommandError, EnvironmentProblem, SlurmError
+
+
+@dataclass(frozen=True)
+class JobRequest:
+    """What to ask Slurm for; empty fields are left to Slurm's (or the site's) defaults."""
+
+    nodes: str = ""
+    ntasks_per_node: int | None = None
+    cpus_per_task: int | None = None
+    time: str = ""
+    partition: str = ""
+    account: str = ""
+    qos: str = ""
+    mem: str = ""
+    constraint: str = ""
+    job_name: str = ""
+    output: str = ""
+    error: str = ""
+    extra: tuple[str, ...] = field(default_factory=tuple)  # passed through verbatim
+
+    def starts_later(self) -> bool:
+        """Whether the job waits for another job or a time (--dependency, --begin in the
+        pass-through options): its input may be written before it starts."""
+        return any(a.startswith(("--dependency", "--begin", "-d", "-b")) for a in self.extra)
+
+    def options(self) -> list[str]:
+        """As sbatch/salloc long options (`--nodes=4`), in a stable order."""
+        opts = []
+        for name, value in (
+            ("nodes", self.nodes), ("ntasks-per-node", self.ntasks_per_node),
+            ("cpus-per-task", self.cpus_per_task), ("time", self.time),
+            ("partition", self.partition), ("account", self.account), ("qos", self.qos),
+            ("mem", self.mem), ("constraint", self.constraint), ("job-name", self.job_name),
+            ("output", self.output), ("error", self.error),
+        ):
+            if value not in ("", None):
+                opts.append(f"--{name}={value}")
+        return opts + list(self.extra)
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    job_id: str
+    state: str  # Slurm's state name: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT...
+    exit_code: int | None = None  # the batch script's exit code once the job is over
+    nodes: str = ""
+    elapsed: str = ""
+    name: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.state not in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED",
+                                  "REQUEUED", "RESIZING", "")
+
+
+HINT = "is Slurm installed and SLURM_CONF set? (`ham doctor` checks)"
+
+
+def _run(argv: list[str], **kw) -> str:
+    try:
+        return proc.run(argv, hint=HINT, **kw).stdout
+    except CommandError as exc:
+        raise SlurmError(str(exc)) from None
+    except EnvironmentProblem as exc:
+        raise SlurmError(str(exc)) from None
+
+
+def _fields(line: str, names: list[str], raw: str) -> dict[str, str]:
+    values = line.split("|")
+    if len(values) < len(names):
+        raise SlurmError(f"cannot parse Slurm output (expected {'|'.join(names)}): {raw!r}")
+    return dict(zip(names, values))
+
+
+class Slurm:
+    """The Slurm commands HAM uses, parsed from their --parsable/-P output."""
+
+    def ping(self) -> str:
+        out = _run(["scontrol", "ping"], timeout=20).strip()
+        if "UP" not in out:
+            raise SlurmError(f"the Slurm controller does not answer: {out}")
+        return out.splitlines()[0]
+
+    def submit(self, script: str) -> str:
+        out = _run(["sbatch", "--parsable"], input=script, timeout=60).strip()
+        job_id = out.split(";")[0]  # --parsable prints "id" or "id;cluster"
+        if not job_id.isdigit():
+            raise SlurmError(f"sbatch printed no job id: {out!r}")
+        return job_id
+
+    def allocate_argv(self, request: JobRequest, command: list[str]) -> list[str]:
+        return ["salloc", *request.options(), *command]
+
+    def job(self, job_id: str) -> JobInfo | None:
+        names = ["JobID", "State", "NodeList", "Name", "TimeUsed"]
+        out = _run(["squeue", "-h", "-j", job_id, "-o", "%i|%T|%N|%j|%M"], check=False, timeout=30)
+        for line in out.splitlines():
+            f = _fields(line, names, out)
+            if f["JobID"] == job_id:
+                return JobInfo(job_id, f["State"], None, f["NodeList"], f["TimeUsed"], f["Name"])
+        return self._accounted(job_id)
+
+    def _accounted(self, job_id: str) -> JobInfo | None:
+        # Not `sacct --json`: Slurm 22.05 reports exit code 0 there for a job that exited 3.
+        names = ["JobID", "State", "ExitCode", "NodeList", "Elapsed", "JobName"]
+        out = _run(["sacct", "-X", "-P", "-n", "-j", job_id, "-o", ",".join(names)],
+                   check=False, timeout=30)
+        found = None
+        for line in out.splitlines():  # the last row is the newest job with this id
+            f = _fields(line, names, out)
+            if f["JobID"] == job_id:
+                code = int(f["ExitCode"].split(":")[0]) if f["ExitCode"] else None
+                state = f["State"].split()[0]  # "CANCELLED by 0" -> "CANCELLED"
+                found = JobInfo(job_id, state, code, f["NodeList"], f["Elapsed"], f["JobName"])
+        return found
+
+    def cancel(self, job_id: str, signal: str = "") -> None:
+        _run(["scancel", *([f"--signal={signal}"] if signal else []), job_id], timeout=30)
+
+    def node_addresses(self, nodelist: str) -> dict[str, str]:
+        names = _run(["scontrol", "show", "hostnames", nodelist], timeout=30).split()
+        out = _run(["scontrol", "show", "node", "-o", ",".join(names)], timeout=30)
+        addrs = {}
+        for line in out.splitlines():
+            kv = dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+            if "NodeName" in kv:
+                addrs[kv["NodeName"]] = kv.get("NodeAddr", kv["NodeName"])
+        missing = [n for n in names if n not in addrs]
+        if missing:
+            raise SlurmError(f"scontrol does not know node {missing[0]}: {out[:200]!r}")
+        return {n: addrs[n] for n in names}
+
+    def partitions(self) -> list[str]:
+        out = _run(["sinfo", "-h", "-o", "%R"], timeout=30)
+        return sorted({line.strip() for line in out.splitlines() if line.strip()})
+
+    def known_jobs(self, job_ids: list[str]) -> set[str]:
+        if not job_ids:
+            return set()
+        out = _run(["squeue", "-h", "-o", "%i", "-j", ",".join(job_ids)], check=False, timeout=30)
+        return {line.strip() for line in out.splitlines() if line.strip()}

@@ -1,0 +1,96 @@
+package io.github.ham.mapreduce.common;
+
+/**
+ * Configuration keys shared by the HAM launcher (which renders them into mapred-site.xml)
+ * and the Java runtime. Every key the runtime reads is defined here, with its default.
+ * This class is the source of the cross-language contract: {@code io.github.ham.mapreduce.Contract}
+ * prints its constants and tests/unit/test_contract.py checks the launcher's copies
+ * (launcher/ham/contract.py) against them.
+ */
+public final class HamConfig {
+  /** Value of mapreduce.framework.name that selects HAM. */
+  public static final String FRAMEWORK_NAME = "ham";
+
+  /** Absolute per-job directory on the shared file system. */
+  public static final String JOB_DIR = "ham.job.dir";
+  /** Address runners connect to (an IP reachable from the compute nodes). */
+  public static final String DRIVER_HOST = "ham.driver.host";
+  /** Address the umbilical server binds to. */
+  public static final String DRIVER_BIND_HOST = "ham.driver.bind.host";
+  public static final String DEFAULT_DRIVER_BIND_HOST = "0.0.0.0";
+  /** Java executable for the runner JVMs. */
+  public static final String RUNNER_JAVA = "ham.runner.java";
+  /** Class path of the runner JVMs (conf dir, HAM jar, Hadoop lib/*). */
+  public static final String RUNNER_CLASSPATH = "ham.runner.classpath";
+  public static final String RUNNER_JAVA_OPTS = "ham.runner.java.opts";
+  /**
+   * Serial GC and C1 only: many runner JVMs share a node's cores. NewRatio=1 (a young
+   * generation of half the heap instead of a third) lets every map task's sort buffer
+   * (mapreduce.task.io.sort.mb, 100 MB by default) be allocated in, and die in, eden: with
+   * the default ratio the initial eden (~100 MB) is too small, the buffer is promoted or
+   * allocated in the old generation, and a runner spends ~85 ms of GC per task (a young
+   * collection copying the live buffer, and a full collection every third task); with it,
+   * ~3 ms. The launcher's runner_java_opts setting has the same default (the contract test
+   * checks it).
+   */
+  public static final String DEFAULT_RUNNER_JAVA_OPTS =
+      "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1";
+  /** srun executable. */
+  public static final String SRUN = "ham.srun";
+  public static final String DEFAULT_SRUN = "srun";
+  /** Runners per node; 0 = from the allocation's CPUs and the tasks' vcores. */
+  public static final String RUNNERS_PER_NODE = "ham.runners.per.node";
+  public static final int DEFAULT_RUNNERS_PER_NODE = 0;
+  /** "srun" (default) or "local": spawn runner JVMs as local processes (developer testing). */
+  public static final String LAUNCHER = "ham.launcher";
+  public static final String LAUNCHER_SRUN = "srun";
+  public static final String LAUNCHER_LOCAL = "local";
+  public static final String DEFAULT_LAUNCHER = LAUNCHER_SRUN;
+  /** Number of runner JVMs for the local launcher; 0 = same rule as per node. */
+  public static final String LOCAL_RUNNERS = "ham.local.runners";
+  public static final int DEFAULT_LOCAL_RUNNERS = 0;
+  /** scontrol executable (node health before a runner is replaced). */
+  public static final String SCONTROL = "ham.scontrol";
+  public static final String DEFAULT_SCONTROL = "scontrol";
+  /**
+   * How many times runners are started again, in all: the whole set when none is left, or one
+   * runner in place of a lost one.
+   */
+  public static final String MAX_RUNNER_LAUNCHES = "ham.runner.max.relaunches";
+  public static final int DEFAULT_MAX_RUNNER_LAUNCHES = 3;
+  /** An attempt with no contact (status or ping) for this long is considered lost. */
+  public static final String HEARTBEAT_TIMEOUT_MS = "ham.heartbeat.timeout.ms";
+  public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000L;
+  /** A runner exits when it cannot reach the driver for this long. */
+  public static final String RUNNER_DRIVER_TIMEOUT_MS = "ham.runner.driver.timeout.ms";
+  public static final long DEFAULT_RUNNER_DRIVER_TIMEOUT_MS = 10_000L;
+  /** Milliseconds to wait for the runner step to exit at job end before killing it. */
+  public static final String STEP_EXIT_WAIT_MS = "ham.step.exit.wait.ms";
+  public static final long DEFAULT_STEP_EXIT_WAIT_MS = 5_000L;
+  /** Keep intermediate data and work directories after the job (debugging). */
+  public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
+  public static final boolean DEFAULT_KEEP_INTERMEDIATE = false;
+  /** Handler threads of the driver's umbilical server. */
+  public static final String DRIVER_HANDLERS = "ham.driver.handlers";
+  public static final int DEFAULT_DRIVER_HANDLERS = 8;
+
+  /**
+   * Before a reduce starts, its runner checks every map output it will read (index CRC, data
+   * file long enough: one small read and one stat per map) and reports the bad ones so their
+   * maps run again. Off: the same problems are found after the shuffle fails (one reduce
+   * attempt, not counted, is lost), saving those metadata operations.
+   */
+  public static final String PRECHECK_MAP_OUTPUT = "ham.reduce.precheck.map.output";
+  public static final boolean DEFAULT_PRECHECK_MAP_OUTPUT = true;
+
+  /** Set per attempt in the task's configuration: where its map output goes. */
+  public static final String TASK_OUTPUT_DIR = "ham.task.output.dir";
+
+  /** Environment: the job token (Token.encodeToUrlString), never on the command line. */
+  public static final String ENV_JOB_TOKEN = "HAM_JOB_TOKEN";
+  /** Environment: the per-job runtime directory (jobs/&lt;jobid&gt;). */
+  public static final String ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR";
+
+  private HamConfig() {
+  }
+}

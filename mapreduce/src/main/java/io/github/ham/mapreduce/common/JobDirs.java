@@ -1,0 +1,70 @@
+package io.github.ham.mapreduce.common;
+
+import java.io.File;
+import java.util.List;
+
+/**
+ * The layout of one Hadoop job's runtime directory, {@code <ham.job.dir>/jobs/<jobid>/}, shared
+ * by the driver and the runners. The names are part of the contract with the launcher
+ * (launcher/ham/jobdir.py) and the SPANK plugin (slurm-plugins/ham_dirs.c), which remove
+ * {@link #INTERMEDIATE} after a job: tests/unit/test_contract.py checks the three agree.
+ */
+public final class JobDirs {
+  /** Under ham.job.dir: one directory per Hadoop job. */
+  public static final String JOBS = "jobs";
+  public static final String LOGS = "logs";
+  public static final String INTERMEDIATE_DIR = "intermediate";
+  public static final String WORK = "work";
+  public static final String STATUS = "status.json";
+  /** What goes when the job ends (unless ham.keep.intermediate): map outputs, runner dirs. */
+  public static final List<String> INTERMEDIATE = List.of(INTERMEDIATE_DIR, WORK);
+
+  private final File root;
+
+  public JobDirs(File root) {
+    this.root = root;
+  }
+
+  public static JobDirs of(String hamJobDir, String jobId) {
+    return new JobDirs(new File(new File(hamJobDir, JOBS), jobId));
+  }
+
+  public File root() {
+    return root;
+  }
+
+  public File logs() {
+    return new File(root, LOGS);
+  }
+
+  public File intermediate() {
+    return new File(root, INTERMEDIATE_DIR);
+  }
+
+  /** Map output (file.out, file.out.index) and spills of one attempt. */
+  public File attemptOutput(String attemptId) {
+    return new File(intermediate(), attemptId);
+  }
+
+  public File work() {
+    return new File(root, WORK);
+  }
+
+  /** Working directory (the JVM's cwd) of one runner. */
+  public File runnerWork(String runnerName) {
+    return new File(work(), runnerName);
+  }
+
+  /** Unpacked archives and the job jar's classes/ and lib/, shared by all tasks. */
+  public File cache() {
+    return new File(work(), "_cache");
+  }
+
+  public File status() {
+    return new File(root, STATUS);
+  }
+
+  public File attemptLog(String attemptId, String host, String suffix) {
+    return new File(logs(), attemptId + "." + host + "." + suffix);
+  }
+}

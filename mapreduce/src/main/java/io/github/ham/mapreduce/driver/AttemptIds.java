@@ -1,0 +1,39 @@
+package io.github.ham.mapreduce.driver;
+
+import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.common.TaskKey;
+
+import org.apache.hadoop.mapred.JobID;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+
+/** Hadoop's ids for the scheduler's keys of one job, and back. */
+public final class AttemptIds {
+  private final JobID job;
+
+  public AttemptIds(JobID job) {
+    this.job = job;
+  }
+
+  public JobID job() {
+    return job;
+  }
+
+  public TaskID task(TaskKey key) {
+    return new TaskID(job, key.isMap() ? TaskType.MAP : TaskType.REDUCE, key.index());
+  }
+
+  public TaskAttemptID attempt(AttemptKey key) {
+    return new TaskAttemptID(task(key.task()), key.attempt());
+  }
+
+  /** The key of an attempt of this job, or null if the attempt belongs to another job. */
+  public AttemptKey keyOf(org.apache.hadoop.mapreduce.TaskAttemptID attempt) {
+    if (!attempt.getJobID().toString().equals(job.toString())) {
+      return null;
+    }
+    return new AttemptKey(new TaskKey(attempt.getTaskType() == TaskType.MAP,
+        attempt.getTaskID().getId()), attempt.getId());
+  }
+}

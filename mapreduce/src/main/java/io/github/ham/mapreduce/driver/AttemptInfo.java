@@ -1,0 +1,34 @@
+package io.github.ham.mapreduce.driver;
+
+import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.common.AttemptState;
+
+/** What the driver knows about one attempt; mutable, guarded by the {@link TaskScheduler}. */
+public final class AttemptInfo {
+  final AttemptKey key;
+  final String runner;
+  final long start;
+  AttemptState state = AttemptState.RUNNING;
+  long finish;
+  long lastProgress;
+  long lastContact;
+  float progress;
+  String error;
+
+  AttemptInfo(AttemptKey key, String runner, long now) {
+    this.key = key;
+    this.runner = runner;
+    this.start = now;
+    this.lastProgress = now;
+    this.lastContact = now;
+  }
+
+  /** An immutable copy for readers outside the scheduler's lock. */
+  public record Snapshot(AttemptKey key, String runner, AttemptState state, long start,
+      long finish, float progress, String error) {
+  }
+
+  Snapshot snapshot() {
+    return new Snapshot(key, runner, state, start, finish, progress, error);
+  }
+}

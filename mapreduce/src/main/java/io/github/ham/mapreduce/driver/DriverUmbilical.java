@@ -1,0 +1,217 @@
+package io.github.ham.mapreduce.driver;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.common.BadMapOutput;
+
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.mapred.AMFeedback;
+import org.apache.hadoop.mapred.HamUmbilicalBase;
+import org.apache.hadoop.mapred.JobID;
+import org.apache.hadoop.mapred.JvmTask;
+import org.apache.hadoop.mapred.MapTaskCompletionEventsUpdate;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskCompletionEvent;
+import org.apache.hadoop.mapred.TaskID;
+import org.apache.hadoop.mapred.TaskStatus;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent.Status;
+import org.apache.hadoop.mapreduce.checkpoint.TaskCheckpointID;
+import org.apache.hadoop.security.AccessControlException;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's side of the umbilical: hands out tasks and turns the runners' reports into
+ * scheduler decisions, completion events and counters. Only callers authenticated with the job
+ * token are served.
+ */
+final class DriverUmbilical extends HamUmbilicalBase {
+  private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
+  private final TaskScheduler scheduler;
+  private final RunnerTracker runners;
+  private final JobTasks tasks;
+  private final JobEvents events;
+  private final JobCounters counters;
+  private final AttemptIds ids;
+
+  DriverUmbilical(TaskScheduler scheduler, RunnerTracker runners, JobTasks tasks,
+      JobEvents events, JobCounters counters, AttemptIds ids) {
+    this.scheduler = scheduler;
+    this.runners = runners;
+    this.tasks = tasks;
+    this.events = events;
+    this.counters = counters;
+    this.ids = ids;
+  }
+
+  private static void authorize() throws IOException {
+    UserGroupInformation caller = Server.getRemoteUser();
+    if (caller != null && caller.getAuthenticationMethod()
+        != UserGroupInformation.AuthenticationMethod.TOKEN) {
+      throw new AccessControlException("HAM umbilical: job token authentication required, got "
+          + caller.getAuthenticationMethod() + " from " + Server.getRemoteAddress());
+    }
+  }
+
+  private AttemptKey key(TaskAttemptID attempt) throws IOException {
+    authorize();
+    AttemptKey key = ids.keyOf(attempt);
+    if (key == null) {
+      throw new IOException("Attempt " + attempt + " is not part of " + ids.job());
+    }
+    return key;
+  }
+
+  @Override
+  protected JvmTask getTaskForRunner(String runnerId) throws IOException {
+    authorize();
+    if (scheduler.isFinished()) {
+      return new JvmTask(null, true);
+    }
+    long now = System.currentTimeMillis();
+    if (!runners.contact(runnerId, now)) {
+      // Declared lost (silent too long): its attempts went elsewhere, it may be replaced.
+      LOG.warn("Task runner {} was declared lost; telling it to exit", runnerId);
+      return new JvmTask(null, true);
+    }
+    AttemptKey key = scheduler.assign(runnerId, now);
+    if (key == null) {
+      return new JvmTask(null, false);
+    }
+    LOG.info("Assigned {} to {}", ids.attempt(key), runnerId);
+    return new JvmTask(tasks.task(key, key.isMap() ? null : scheduler.succeededMaps()), false);
+  }
+
+  @Override
+  public AMFeedback statusUpdate(TaskAttemptID taskId, TaskStatus status) throws IOException {
+    AttemptKey key = key(taskId);
+    long now = System.currentTimeMillis();
+    String runner = scheduler.runnerOf(key);
+    if (runner != null) {
+      runners.contact(runner, now);
+    }
+    boolean found;
+    if (status == null) {
+      found = scheduler.ping(key, now);
+    } else {
+      found = scheduler.progress(key, status.getProgress(), now);
+      if (found) {
+        counters.update(key, status.getCounters());
+      }
+    }
+    if (!found && runner != null) {
+      // The task will exit its runner JVM (System.exit(66)): expected, replace it freely.
+      runners.expectExit(runner);
+    }
+    AMFeedback feedback = new AMFeedback();
+    feedback.setTaskFound(found);
+    return feedback;
+  }
+
+  @Override
+  public void commitPending(TaskAttemptID taskId, TaskStatus status) throws IOException {
+    statusUpdate(taskId, status);
+  }
+
+  @Override
+  public boolean canCommit(TaskAttemptID taskId) throws IOException {
+    return scheduler.canCommit(key(taskId));
+  }
+
+  @Override
+  public void done(TaskAttemptID taskId) throws IOException {
+    AttemptKey key = key(taskId);
+    scheduler.succeeded(key, System.currentTimeMillis());
+    LOG.info("Attempt {} succeeded", taskId);
+    events.ended(key, Status.SUCCEEDED);
+  }
+
+  private void failed(TaskAttemptID taskId, String message) throws IOException {
+    AttemptKey key = key(taskId);
+    events.addDiagnostic(key, message);
+    List<AttemptKey> badMaps = key.isMap() ? List.of() : badMaps(message);
+    if (!badMaps.isEmpty()) {
+      mapOutputLost(key, badMaps, message);
+      return;
+    }
+    scheduler.failed(key, message, System.currentTimeMillis());
+    LOG.warn("Attempt {} failed: {}", taskId, message);
+    events.ended(key, Status.FAILED);
+  }
+
+  /** The map attempts of this job a reduce's failure report names as unreadable. */
+  private List<AttemptKey> badMaps(String message) {
+    List<AttemptKey> out = new ArrayList<>();
+    for (String id : BadMapOutput.parse(message)) {
+      AttemptKey map = ids.keyOf(TaskAttemptID.forName(id));
+      if (map != null) {
+        out.add(map);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A reduce attempt could not read some maps' output: those map attempts are failed and their
+   * maps run again, and the reduce attempt is killed (it runs again once the maps are done).
+   */
+  private void mapOutputLost(AttemptKey reduce, List<AttemptKey> badMaps, String message) {
+    List<AttemptKey> invalidated = scheduler.mapOutputLost(reduce, badMaps, message,
+        System.currentTimeMillis());
+    LOG.warn("Attempt {} could not read the output of {}; re-running {}", ids.attempt(reduce),
+        badMaps.stream().map(k -> ids.attempt(k).toString()).toList(),
+        invalidated.stream().map(k -> ids.attempt(k).toString()).toList());
+    events.ended(invalidated, Status.FAILED);
+    events.ended(reduce, Status.KILLED);
+  }
+
+  @Override
+  public void fatalError(TaskAttemptID taskId, String message, boolean fastFail)
+      throws IOException {
+    failed(taskId, message);
+  }
+
+  @Override
+  public void fsError(TaskAttemptID taskId, String message) throws IOException {
+    failed(taskId, "FSError: " + message);
+  }
+
+  @Override
+  public void shuffleError(TaskAttemptID taskId, String message) throws IOException {
+    failed(taskId, "Shuffle error: " + message);
+  }
+
+  @Override
+  public void reportDiagnosticInfo(TaskAttemptID taskId, String trace) throws IOException {
+    events.addDiagnostic(key(taskId), trace);
+  }
+
+  @Override
+  public MapTaskCompletionEventsUpdate getMapCompletionEvents(JobID jobId, int fromIndex,
+      int maxLocs, TaskAttemptID id) throws IOException {
+    authorize();
+    // The direct-read shuffle gets the map set with the task; nothing to fetch remotely.
+    return new MapTaskCompletionEventsUpdate(TaskCompletionEvent.EMPTY_ARRAY, false);
+  }
+
+  @Override
+  public void preempted(TaskAttemptID taskId, TaskStatus status) throws IOException {
+    AttemptKey key = key(taskId);
+    scheduler.killed(key, "preempted", System.currentTimeMillis());
+    events.ended(key, Status.KILLED);
+  }
+
+  @Override
+  public TaskCheckpointID getCheckpointID(TaskID taskId) {
+    return null;
+  }
+
+  @Override
+  public void setCheckpointID(TaskID taskId, TaskCheckpointID cid) {
+    // Checkpointing is not supported.
+  }
+}

@@ -1,0 +1,70 @@
+package io.github.ham.mapreduce.driver.slurm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A node's health as {@code scontrol show node -o NODE} reports it. */
+public enum NodeState {
+  HEALTHY, UNHEALTHY, UNKNOWN;
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeState.class);
+  private static final Pattern STATE = Pattern.compile("(?:^|\\s)State=(\\S+)");
+
+  /**
+   * Asks {@code scontrol show node -o NODE}; UNKNOWN when scontrol fails or takes more than
+   * 10 s (a runner is then not replaced: a step on a node in an unknown state may hang).
+   */
+  public static NodeState query(String scontrol, String node) {
+    try {
+      Process p = new ProcessBuilder(scontrol, "show", "node", "-o", node)
+          .redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return UNKNOWN;
+      }
+      String text = new String(out, StandardCharsets.UTF_8);
+      if (p.exitValue() != 0) {
+        LOG.warn("scontrol show node {} failed: {}", node, text.trim());
+        return UNKNOWN;
+      }
+      return parse(text);
+    } catch (IOException e) {
+      LOG.warn("Cannot run scontrol for node {}: {}", node, e.toString());
+      return UNKNOWN;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return UNKNOWN;
+    }
+  }
+
+  /**
+   * A node's health from {@code scontrol show node -o NAME}: unhealthy when its state has DOWN,
+   * DRAIN (DRAINING, DRAINED), FAIL (FAILING), NOT_RESPONDING or the not-responding mark
+   * {@code *}; unknown without a State field.
+   */
+  public static NodeState parse(String scontrolOutput) {
+    if (scontrolOutput == null) {
+      return UNKNOWN;
+    }
+    Matcher m = STATE.matcher(scontrolOutput);
+    if (!m.find()) {
+      return UNKNOWN;
+    }
+    String state = m.group(1).toUpperCase(Locale.ROOT);
+    for (String bad : new String[] {"DOWN", "DRAIN", "FAIL", "NOT_RESPONDING", "*"}) {
+      if (state.contains(bad)) {
+        return UNHEALTHY;
+      }
+    }
+    return HEALTHY;
+  }
+}

@@ -1,0 +1,9 @@
+package io.github.ham.mapreduce.driver.slurm;
+
+/** A runner process that exited, as the launcher saw it: its slot, node (if known) and why. */
+public record RunnerExit(String slot, String node, String reason) {
+  /** The slot name of runner {@code procId} of launch {@code generation}: its working dir. */
+  public static String slotName(int generation, int procId) {
+    return "g" + generation + "-p" + procId;
+  }
+}

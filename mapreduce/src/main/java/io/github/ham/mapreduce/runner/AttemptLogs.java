@@ -1,0 +1,51 @@
+package io.github.ham.mapreduce.runner;
+
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+
+import io.github.ham.mapreduce.common.JobDirs;
+
+import org.apache.log4j.FileAppender;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PatternLayout;
+
+/**
+ * Per-attempt logs in a runner JVM: System.out/err go to
+ * {@code <attempt>.<host>.stdout/.stderr} and log4j additionally to {@code .syslog}.
+ */
+final class AttemptLogs implements AutoCloseable {
+  private final PrintStream savedOut = System.out;
+  private final PrintStream savedErr = System.err;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final FileAppender appender;
+
+  AttemptLogs(JobDirs dirs, String attemptId, String host) throws IOException {
+    File dir = dirs.logs();
+    if (!dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
+      throw new IOException("Cannot create " + dir);
+    }
+    out = new PrintStream(new FileOutputStream(dirs.attemptLog(attemptId, host, "stdout")), true,
+        "UTF-8");
+    err = new PrintStream(new FileOutputStream(dirs.attemptLog(attemptId, host, "stderr")), true,
+        "UTF-8");
+    appender = new FileAppender(new PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
+        dirs.attemptLog(attemptId, host, "syslog").getAbsolutePath(), false);
+    appender.setName("ham-attempt-" + attemptId);
+    Logger.getRootLogger().addAppender(appender);
+    System.setOut(out);
+    System.setErr(err);
+  }
+
+  @Override
+  public void close() {
+    System.setOut(savedOut);
+    System.setErr(savedErr);
+    Logger.getRootLogger().removeAppender(appender);
+    appender.close();
+    out.close();
+    err.close();
+  }
+}

@@ -1,0 +1,111 @@
+package io.github.ham.mapreduce.runner;
+
+import java.io.IOException;
+
+import io.github.ham.mapreduce.common.HamConfig;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapreduce.TaskID;
+
+/**
+ * Map output in one directory per attempt on the shared file system:
+ * {@code file.out} and {@code file.out.index}, plus spills while the map runs. The directory is
+ * {@link HamConfig#TASK_OUTPUT_DIR} from the task's configuration (mapreduce.task.local.output.class
+ * points here), or given explicitly when a reducer reads a map's output.
+ */
+public class SharedMapOutputFile extends MapOutputFile {
+  private Path dir;
+
+  public SharedMapOutputFile() {
+  }
+
+  public SharedMapOutputFile(Path dir, Configuration conf) {
+    this.dir = dir;
+    super.setConf(conf);
+  }
+
+  @Override
+  public void setConf(Configuration conf) {
+    super.setConf(conf);
+    if (dir == null && conf != null && conf.get(HamConfig.TASK_OUTPUT_DIR) != null) {
+      dir = new Path(conf.get(HamConfig.TASK_OUTPUT_DIR));
+    }
+  }
+
+  private Path file(String name) throws IOException {
+    if (dir == null) {
+      throw new IOException(HamConfig.TASK_OUTPUT_DIR + " is not set in the task configuration");
+    }
+    return new Path(dir, name);
+  }
+
+  @Override
+  public Path getOutputFile() throws IOException {
+    return file("file.out");
+  }
+
+  @Override
+  public Path getOutputFileForWrite(long size) throws IOException {
+    return file("file.out");
+  }
+
+  @Override
+  public Path getOutputFileForWriteInVolume(Path existing) {
+    return new Path(existing.getParent(), "file.out");
+  }
+
+  @Override
+  public Path getOutputIndexFile() throws IOException {
+    return file("file.out.index");
+  }
+
+  @Override
+  public Path getOutputIndexFileForWrite(long size) throws IOException {
+    return file("file.out.index");
+  }
+
+  @Override
+  public Path getOutputIndexFileForWriteInVolume(Path existing) {
+    return new Path(existing.getParent(), "file.out.index");
+  }
+
+  @Override
+  public Path getSpillFile(int spillNumber) throws IOException {
+    return file("spill" + spillNumber + ".out");
+  }
+
+  @Override
+  public Path getSpillFileForWrite(int spillNumber, long size) throws IOException {
+    return getSpillFile(spillNumber);
+  }
+
+  @Override
+  public Path getSpillIndexFile(int spillNumber) throws IOException {
+    return file("spill" + spillNumber + ".out.index");
+  }
+
+  @Override
+  public Path getSpillIndexFileForWrite(int spillNumber, long size) throws IOException {
+    return getSpillIndexFile(spillNumber);
+  }
+
+  @Override
+  public Path getInputFile(int mapId) throws IOException {
+    return file(String.format("map_%d.out", mapId));
+  }
+
+  @Override
+  public Path getInputFileForWrite(TaskID mapId, long size) throws IOException {
+    return getInputFile(mapId.getId());
+  }
+
+  @Override
+  public void removeAll() throws IOException {
+    if (dir != null) {
+      FileSystem.getLocal(getConf()).delete(dir, true);
+    }
+  }
+}

@@ -1,0 +1,376 @@
+package io.github.ham.mapreduce.runner;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.security.PrivilegedExceptionAction;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.ham.mapreduce.common.BadMapOutput;
+import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.common.RunnerId;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.mapred.HamBridge;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.JvmTask;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.ReduceTask;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.TokenCache;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.StringUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A task runner JVM (one per slot, started by the driver's srun step): asks the driver for a
+ * task, runs the stock MapTask/ReduceTask, repeats; exits when told, or when the driver has
+ * been unreachable for ham.runner.driver.timeout.ms. Its working directory (the srun wrapper
+ * cd's there) is private to it and holds the current attempt's cache links.
+ * <p>Usage: {@code TaskRunner <driverHost> <port> <jobId>}; the job token comes in
+ * {@code $HAM_JOB_TOKEN}, the job's runtime directory in {@code $HAM_JOB_RUNTIME_DIR}.
+ */
+public final class TaskRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+  private static final String FS_FILE_IMPL = "fs.file.impl";
+
+  private final TaskUmbilicalProtocol umbilical;
+  private final Token<JobTokenIdentifier> token;
+  private final Credentials credentials = new Credentials();
+  private final JobDirs dirs;
+  private final File workDir;
+  private final String host;
+  private final String runnerId;
+  private final org.apache.hadoop.mapred.JobID jobId;
+  private final long pid;
+  private final long driverTimeoutMs;
+  private UserGroupInformation taskUser;
+  /** The job's shared state, built by its first task (null until then). */
+  private RunnerJob runnerJob;
+
+  private TaskRunner(TaskUmbilicalProtocol umbilical, Token<JobTokenIdentifier> token,
+      JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
+    this.umbilical = umbilical;
+    this.token = token;
+    this.dirs = dirs;
+    this.driverTimeoutMs = driverTimeoutMs;
+    TokenCache.setJobToken(token, credentials);
+    this.workDir = new File(".").getCanonicalFile();
+    // The Slurm node name (what srun -w and scontrol take), else the short host name.
+    String h = System.getenv("SLURMD_NODENAME");
+    if (h == null || h.isEmpty()) {
+      h = InetAddress.getLocalHost().getHostName();
+    }
+    this.host = h.contains(".") && !Character.isDigit(h.charAt(0)) ? h.substring(0, h.indexOf('.'))
+        : h;
+    this.pid = ProcessHandle.current().pid();
+    this.runnerId = RunnerId.of(host, workDir.getName(), pid);
+    this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 3) {
+      System.err.println("Usage: TaskRunner <driverHost> <port> <jobId>");
+      System.exit(2);
+    }
+    // Whatever way this JVM ends (System.exit from a task included), take the task's
+    // subprocesses (streaming scripts) with it.
+    Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly)));
+    int code = 0;
+    try {
+      code = run(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
+    } catch (Throwable t) {
+      LOG.error("Task runner failed", t);
+      code = 1;
+    }
+    System.exit(code);
+  }
+
+  private static int run(String driverHost, int port, JobID jobId) throws Exception {
+    configureConsoleLogging();
+    JobConf conf = new JobConf();
+    // Give up on an unreachable driver quickly: the runner must exit within ~10-20 s.
+    conf.setInt("ipc.client.connect.max.retries", 1);
+    conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
+    conf.setInt("ipc.client.connect.retry.interval", 1000);
+    conf.setInt("ipc.client.connect.timeout", 5000);
+    conf.setInt("ipc.client.rpc-timeout.ms", 20000);
+    conf.setBoolean("ipc.client.tcpnodelay", true);
+    UserGroupInformation.setConfiguration(conf);
+    SecurityUtil.setConfiguration(conf);
+    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
+    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
+    if (encoded == null || runtimeDir == null) {
+      throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
+          + " must be set in the environment");
+    }
+    Token<JobTokenIdentifier> token = new Token<>();
+    token.decodeFromUrlString(encoded);
+    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, port);
+    SecurityUtil.setTokenService(token, address);
+    UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
+    owner.addToken(token);
+    TaskUmbilicalProtocol umbilical = owner.doAs(
+        (PrivilegedExceptionAction<TaskUmbilicalProtocol>) () -> RPC.getProxy(
+            TaskUmbilicalProtocol.class, TaskUmbilicalProtocol.versionID, address, conf));
+    try {
+      TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
+          jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
+              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
+      try {
+        return runner.loop();
+      } finally {
+        runner.closeJob();
+      }
+    } finally {
+      RPC.stopProxy(umbilical);
+    }
+  }
+
+  private static void configureConsoleLogging() {
+    org.apache.log4j.Logger root = org.apache.log4j.Logger.getRootLogger();
+    if (!root.getAllAppenders().hasMoreElements()) {
+      root.addAppender(new org.apache.log4j.ConsoleAppender(
+          new org.apache.log4j.PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
+          org.apache.log4j.ConsoleAppender.SYSTEM_ERR));
+      root.setLevel(org.apache.log4j.Level.INFO);
+    }
+  }
+
+  private int loop() throws InterruptedException {
+    LOG.info("Task runner {} started", runnerId);
+    long lastContact = System.currentTimeMillis();
+    int idle = 0;
+    while (true) {
+      JvmTask next;
+      try {
+        next = HamBridge.getTask(umbilical, jobId, pid, runnerId);
+        lastContact = System.currentTimeMillis();
+      } catch (IOException e) {
+        long silent = System.currentTimeMillis() - lastContact;
+        if (silent > driverTimeoutMs) {
+          LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
+          return 3;
+        }
+        Thread.sleep(1000);
+        continue;
+      }
+      if (next != null && next.shouldDie()) {
+        LOG.info("Driver has no more work; exiting");
+        return 0;
+      }
+      if (next == null || next.getTask() == null) {
+        Thread.sleep(Math.min(1000, 100L * (1 + idle++)));
+        continue;
+      }
+      idle = 0;
+      runTask(next.getTask());
+      lastContact = System.currentTimeMillis();
+    }
+  }
+
+  private void runTask(Task task) {
+    TaskAttemptID attempt = task.getTaskID();
+    LOG.info("Running {}", attempt);
+    ClassLoader saved = Thread.currentThread().getContextClassLoader();
+    AttemptLogs logs = null;
+    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
+    JobConf taskConf = null;
+    boolean started = false;
+    try {
+      FileUtil.fullyDeleteContents(workDir);
+      logs = new AttemptLogs(dirs, attempt.toString(), host);
+      RunnerJob shared = jobOf(task);
+      Thread.currentThread().setContextClassLoader(shared.classLoader());
+      JobConf job = shared.newTaskConf();
+      mapFiles = configure(job, task, shared.resources(), shared.jobXmlWriter());
+      taskConf = job;
+      if (mapFiles != null && job.getBoolean(HamConfig.PRECHECK_MAP_OUTPUT,
+          HamConfig.DEFAULT_PRECHECK_MAP_OUTPUT)) {
+        // Missing, truncated or damaged map output: name the maps before the shuffle fails.
+        Map<String, String> bad = MapOutputCheck.quick(mapFiles, task.getPartition(), job,
+            () -> ping(attempt));
+        if (!bad.isEmpty()) {
+          throw new BadMapOutput.Exception(BadMapOutput.describe(bad));
+        }
+      }
+      final JobConf runConf = job;
+      started = true;
+      user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
+        task.run(runConf, umbilical);
+        return null;
+      });
+      LOG.info("Finished {}", attempt);
+    } catch (Throwable t) {
+      LOG.warn("Attempt {} failed", attempt, t);
+      String trace = StringUtils.stringifyException(t);
+      if (t instanceof BadMapOutput.Exception) {
+        trace = t.getMessage() + trace;
+      } else if (mapFiles != null && taskConf != null && readingMapOutput(t)) {
+        // A reduce failed: if some map's segment is unreadable (checksum, truncation), say
+        // which, so the driver re-runs that map rather than retrying the reduce on it.
+        try {
+          Map<String, String> bad = MapOutputCheck.full(mapFiles, task.getPartition(), taskConf,
+              () -> ping(attempt));
+          if (!bad.isEmpty()) {
+            trace = BadMapOutput.describe(bad) + trace;
+          }
+        } catch (Throwable e) {
+          LOG.info("Cannot check the map outputs of {}: {}", attempt, e.toString());
+        }
+      }
+      if (logs != null) {
+        System.err.println(trace);
+      }
+      if (started) {
+        try {
+          HamBridge.taskCleanup(task, umbilical);
+        } catch (Throwable e) {
+          LOG.info("Cleanup of {} failed: {}", attempt, e.toString());
+        }
+      }
+      try {
+        umbilical.fatalError(attempt, trace, false);
+      } catch (IOException e) {
+        LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
+      }
+    } finally {
+      if (logs != null) {
+        logs.close();
+      }
+      Thread.currentThread().setContextClassLoader(saved);
+    }
+  }
+
+  /**
+   * The shared state of the task's job, built on its first task. A runner serves one job, so
+   * this is built once; should a task come with another job file, that job's state replaces it.
+   */
+  private RunnerJob jobOf(Task task) throws IOException {
+    if (runnerJob == null || !runnerJob.isFor(task.getJobFile())) {
+      closeJob();
+      runnerJob = new RunnerJob(task.getJobFile(), dirs, workDir);
+    }
+    return runnerJob;
+  }
+
+  private void closeJob() {
+    if (runnerJob != null) {
+      try {
+        runnerJob.close();
+      } catch (IOException e) {
+        LOG.debug("Closing the class loader of the job failed", e);
+      }
+      runnerJob = null;
+    }
+  }
+
+  /** Tells the driver the attempt is alive while the runner itself works for it. */
+  private void ping(TaskAttemptID attempt) {
+    try {
+      umbilical.statusUpdate(attempt, null);
+    } catch (IOException e) {
+      LOG.debug("Ping for {} failed", attempt, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Whether a reduce's failure may come from reading map output: a shuffle error, or a
+   * checksum, EOF or index error anywhere in its causes (a failure in the user's reducer
+   * does not make the runner read every segment again).
+   */
+  static boolean readingMapOutput(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
+          || c instanceof org.apache.hadoop.fs.ChecksumException
+          || c instanceof java.io.EOFException
+          || c instanceof IndexOutOfBoundsException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private UserGroupInformation user(String name) {
+    if (taskUser == null) {
+      taskUser = UserGroupInformation.createRemoteUser(name == null ? "ham" : name);
+      taskUser.addCredentials(credentials);
+    }
+    return taskUser;
+  }
+
+  /** The task's configuration, as YarnChild.configureTask builds it for a container. */
+  private Map<TaskAttemptID, MapOutputFile> configure(JobConf job, Task task,
+      JobResources resources, JobXmlWriter jobXml) throws IOException {
+    String attempt = task.getTaskID().toString();
+    job.setCredentials(credentials);
+    job.setBoolean("ipc.client.tcpnodelay", true);
+    job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
+        MapOutputFile.class);
+    if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
+      // Hadoop's local file system without a chmod process per created file.
+      job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
+    }
+    File output = dirs.attemptOutput(attempt);
+    Files.createDirectories(output.toPath());
+    job.set(HamConfig.TASK_OUTPUT_DIR, output.getAbsolutePath());
+    job.set(MRConfig.LOCAL_DIR, new File(output, "local").getAbsolutePath());
+    job.set(MRJobConfig.JOB_LOCAL_DIR, workDir.getAbsolutePath());
+    if (HamBridge.userOf(task) != null) {
+      job.setUser(HamBridge.userOf(task));
+    }
+    task.setJobTokenSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.setShuffleSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.localizeConfiguration(job);
+    resources.link(workDir);
+    resources.setLocalCachePaths(job, workDir);
+    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
+    if (task instanceof ReduceTask) {
+      mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job);
+      ((ReduceTask) task).setLocalMapFiles(mapFiles);
+    }
+    // The task's job.xml in its working directory, as YarnChild writes it (with the job's
+    // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).
+    File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
+    try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
+      jobXml.write(job, out);
+    }
+    task.setJobFile(localJobFile.getAbsolutePath());
+    task.setConf(job);
+    return mapFiles;
+  }
+
+  private Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job) {
+    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    for (String a : StringUtils.getTrimmedStrings(attempts)) {
+      TaskAttemptID id = TaskAttemptID.forName(a);
+      files.put(id, new SharedMapOutputFile(
+          new Path(dirs.attemptOutput(a).getAbsolutePath()), job));
+    }
+    return files;
+  }
+}

@@ -1,0 +1,112 @@
+package io.github.ham.mapreduce.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.ham.mapreduce.driver.RunnerTracker.Decision;
+import io.github.ham.mapreduce.driver.RunnerTracker.Lost;
+import io.github.ham.mapreduce.driver.slurm.NodeState;
+import io.github.ham.mapreduce.driver.slurm.RunnerExit;
+
+class RunnerTrackerTest {
+  @Test
+  void processExitMakesTheRunnerLostOnce() {
+    RunnerTracker t = new RunnerTracker();
+    t.started("g0-p1", null, 0);
+    assertTrue(t.contact("node2/g0-p1/99", 10));
+    Lost lost = t.exited(new RunnerExit("g0-p1", "node2", "Killed"));
+    assertNotNull(lost);
+    assertEquals("node2/g0-p1/99", lost.runnerId());
+    assertEquals("node2", lost.node());
+    assertTrue(lost.reason().contains("Killed"));
+    assertNull(t.exited(new RunnerExit("g0-p1", "node2", "Killed")), "reported once");
+    assertFalse(t.contact("node2/g0-p1/99", 20), "a lost runner is told to exit");
+    assertTrue(t.isLost("node2/g0-p1/99"));
+  }
+
+  @Test
+  void exitBeforeFirstContactIsLostWithoutRunnerId() {
+    RunnerTracker t = new RunnerTracker();
+    t.started("g1-p0", "node3", 0);
+    Lost lost = t.exited(new RunnerExit("g1-p0", null, "exit status 1"));
+    assertNull(lost.runnerId());
+    assertEquals("node3", lost.node());
+  }
+
+  @Test
+  void silentRunnerIsLostAfterTheHeartbeatTimeout() {
+    RunnerTracker t = new RunnerTracker();
+    t.contact("node1/g0-p0/1", 0);
+    t.contact("node2/g0-p1/2", 0);
+    t.contact("node2/g0-p1/2", 4000);
+    assertTrue(t.expire(5000, 5000).isEmpty());
+    List<Lost> lost = t.expire(5001, 5000);
+    assertEquals(1, lost.size());
+    assertEquals("node1/g0-p0/1", lost.get(0).runnerId());
+    assertEquals("node1", lost.get(0).node());
+    assertTrue(t.expire(20000, 5000).stream().allMatch(l -> l.slot().equals("g0-p1")));
+    assertTrue(t.expire(30000, 5000).isEmpty(), "each runner is lost once");
+    assertEquals(0, t.live());
+  }
+
+  @Test
+  void runnersThatNeverCalledAreNotExpired() {
+    RunnerTracker t = new RunnerTracker();
+    t.started("g0-p0", null, 0);
+    assertTrue(t.expire(100_000, 5000).isEmpty());
+    assertTrue(t.expire(100_000, 0).isEmpty());
+  }
+
+  @Test
+  void allLostStopsSingleReplacements() {
+    RunnerTracker t = new RunnerTracker();
+    t.contact("node1/g0-p0/1", 0);
+    t.allLost();
+    assertNull(t.exited(new RunnerExit("g0-p0", "node1", "Killed")));
+    assertTrue(t.expire(100_000, 10).isEmpty());
+  }
+
+  @Test
+  void decision() {
+    assertEquals(Decision.REPLACE,
+        RunnerTracker.decide(false, "node2", 0, 3, NodeState.HEALTHY, false));
+    assertEquals(Decision.REPLACE,
+        RunnerTracker.decide(false, "node2", 2, 3, NodeState.HEALTHY, false));
+    assertEquals(Decision.BUDGET_EXHAUSTED,
+        RunnerTracker.decide(false, "node2", 3, 3, NodeState.HEALTHY, false));
+    assertEquals(Decision.BUDGET_EXHAUSTED,
+        RunnerTracker.decide(false, "node2", 0, 0, NodeState.HEALTHY, false));
+    assertEquals(Decision.NODE_UNHEALTHY,
+        RunnerTracker.decide(false, "node2", 0, 3, NodeState.UNHEALTHY, false));
+    assertEquals(Decision.NODE_UNKNOWN,
+        RunnerTracker.decide(false, "node2", 0, 3, NodeState.UNKNOWN, false));
+    assertEquals(Decision.JOB_FINISHED,
+        RunnerTracker.decide(true, "node2", 0, 3, NodeState.HEALTHY, false));
+    assertEquals(Decision.NO_NODE,
+        RunnerTracker.decide(false, null, 0, 3, NodeState.HEALTHY, false));
+  }
+
+  @Test
+  void driverCausedExitIsReplacedBeyondTheBudget() {
+    RunnerTracker t = new RunnerTracker();
+    t.contact("node1/g0-p0/1", 0);
+    t.contact("node2/g0-p1/2", 0);
+    t.expectExit("node1/g0-p0/1");
+    Lost expected = t.exited(new RunnerExit("g0-p0", "node1", "Exited with exit code 66"));
+    assertTrue(expected.expected());
+    assertFalse(t.exited(new RunnerExit("g0-p1", "node2", "Killed")).expected());
+    assertEquals(Decision.REPLACE,
+        RunnerTracker.decide(false, "node1", 3, 3, NodeState.HEALTHY, true));
+    assertEquals(Decision.NODE_UNHEALTHY,
+        RunnerTracker.decide(false, "node1", 3, 3, NodeState.UNHEALTHY, true));
+    assertEquals(Decision.JOB_FINISHED,
+        RunnerTracker.decide(true, "node1", 0, 3, NodeState.HEALTHY, true));
+  }
+}

@@ -1,0 +1,54 @@
+package io.github.ham.mapreduce.driver.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** What the driver reads from Slurm: node states and srun's messages about its tasks. */
+class SlurmOutputTest {
+  @Test
+  void nodeStateFromScontrol() {
+    String line = "NodeName=node2 Arch=x86_64 CoresPerSocket=1 CPUAlloc=2 State=%s "
+        + "ThreadsPerCore=1 Partitions=debug";
+    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("IDLE")));
+    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("ALLOCATED")));
+    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("MIXED")));
+    assertEquals(NodeState.HEALTHY,
+        NodeState.parse(line.formatted("ALLOCATED+COMPLETING")));
+    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("DOWN")));
+    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("DOWN*")));
+    assertEquals(NodeState.UNHEALTHY,
+        NodeState.parse(line.formatted("ALLOCATED+DRAIN")));
+    assertEquals(NodeState.UNHEALTHY,
+        NodeState.parse(line.formatted("MIXED+DRAINING")));
+    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("FAIL")));
+    assertEquals(NodeState.UNHEALTHY,
+        NodeState.parse(line.formatted("ALLOCATED*")));
+    assertEquals(NodeState.UNKNOWN, NodeState.parse("Node node9 not found"));
+    assertEquals(NodeState.UNKNOWN, NodeState.parse(null));
+  }
+
+
+  @Test
+  void srunErrorLines() {
+    List<RunnerExit> one = SrunMessages.exits("srun: error: node3: task 2: Killed", 0);
+    assertEquals(List.of(new RunnerExit("g0-p2", "node3", "Killed")), one);
+    List<RunnerExit> many = SrunMessages.exits(
+        "srun: error: node1: tasks 0-1,4: Exited with exit code 3", 2);
+    assertEquals(3, many.size());
+    assertEquals("g2-p0", many.get(0).slot());
+    assertEquals("g2-p1", many.get(1).slot());
+    assertEquals("g2-p4", many.get(2).slot());
+    assertEquals("Exited with exit code 3", many.get(2).reason());
+    assertTrue(SrunMessages.exits("srun: Force Terminated StepId=47.0", 0).isEmpty());
+    assertTrue(SrunMessages.exits("2026-01-01 INFO task runner started", 0).isEmpty());
+  }
+
+  @Test
+  void slotNamesAreTheRunnersWorkingDirectories() {
+    assertEquals("g2-p0", RunnerExit.slotName(2, 0));
+  }
+}

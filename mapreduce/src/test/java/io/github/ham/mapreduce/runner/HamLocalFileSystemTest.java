@@ -1,0 +1,56 @@
+package io.github.ham.mapreduce.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HamLocalFileSystemTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void permissionBitsMapToPosix() {
+    assertEquals(PosixFilePermissions.fromString("rwxr-x--x"),
+        HamLocalFileSystem.posix(new FsPermission((short) 0751)));
+    assertEquals(PosixFilePermissions.fromString("rw-r--r--"),
+        HamLocalFileSystem.posix(new FsPermission((short) 0644)));
+    assertEquals(PosixFilePermissions.fromString("---------"),
+        HamLocalFileSystem.posix(new FsPermission((short) 0)));
+  }
+
+  @Test
+  void createdFilesGetTheUmaskedDefaultAndSetPermissionWorks() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.set("fs.permissions.umask-mode", "027");
+    HamLocalFileSystem fs = new HamLocalFileSystem();
+    fs.initialize(new File("/").toURI(), conf);
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("a").toUri());
+    try (FSDataOutputStream out = fs.create(file)) {
+      out.writeBytes("x");
+    }
+    assertEquals("rw-r-----",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a"))));
+    fs.setPermission(file, new FsPermission((short) 0600));
+    assertEquals("rw-------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a"))));
+  }
+
+  @Test
+  void isTheLocalFileSystemWhenConfigured() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setClass("fs.file.impl", HamLocalFileSystem.class, FileSystem.class);
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    assertSame(HamLocalFileSystem.class, FileSystem.getLocal(conf).getClass());
+  }
+}

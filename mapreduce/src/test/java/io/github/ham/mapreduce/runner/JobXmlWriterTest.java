@@ -1,0 +1,113 @@
+package io.github.ham.mapreduce.runner;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.junit.jupiter.api.Test;
+
+class JobXmlWriterTest {
+  /** A job configuration: the defaults, a site file with a final key, and odd values. */
+  private static JobConf job() {
+    Configuration site = new Configuration(false);
+    site.set("ham.test.final", "site value");
+    site.set("ham.test.overridden", "site");
+    ByteArrayOutputStream siteXml = new ByteArrayOutputStream();
+    try {
+      site.writeXml(siteXml);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+    String text = siteXml.toString(StandardCharsets.UTF_8).replace(
+        "<name>ham.test.final</name><value>site value</value><final>false</final>",
+        "<name>ham.test.final</name><value>site value</value><final>true</final>");
+    JobConf conf = new JobConf();
+    conf.addResource(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "site.xml");
+    conf.set("ham.test.overridden", "task");
+    conf.set("ham.test.markup", "<a href=\"x\">&amp; 'q' ]]> \u00e9\u4e2d</a>");
+    conf.set("ham.test.spaces", "  leading and trailing  ");
+    conf.set("ham.test.controls", "a\r\nb\tc");
+    conf.set("ham.test.vars", "${user.name}/x");
+    conf.set("mapred.task.id", "attempt_1_0001_m_000000_0"); // deprecated name
+    return conf;
+  }
+
+  private static Configuration parse(byte[] xml) {
+    Configuration conf = new Configuration(false);
+    conf.addResource(new ByteArrayInputStream(xml), "job.xml");
+    conf.size();
+    return conf;
+  }
+
+  private static Map<String, String> raw(Configuration conf) {
+    Map<String, String> out = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      out.put(e.getKey(), e.getValue());
+    }
+    return out;
+  }
+
+  private static void assertParsesAlike(Configuration conf, JobXmlWriter writer)
+      throws Exception {
+    ByteArrayOutputStream hadoop = new ByteArrayOutputStream();
+    conf.writeXml(hadoop);
+    ByteArrayOutputStream ours = new ByteArrayOutputStream();
+    writer.write(conf, ours);
+    Configuration expected = parse(hadoop.toByteArray());
+    Configuration actual = parse(ours.toByteArray());
+    assertEquals(raw(expected), raw(actual));
+    assertEquals(expected.getFinalParameters(), actual.getFinalParameters());
+    for (String key : raw(expected).keySet()) {
+      assertEquals(sources(expected, key), sources(actual, key), key);
+    }
+  }
+
+  /**
+   * A property's sources, without the deprecation notes parsing adds: those depend on whether
+   * a deprecated key or its replacement comes first in the file, which Hadoop leaves to its
+   * Hashtable's order.
+   */
+  private static List<String> sources(Configuration conf, String key) {
+    String[] all = conf.getPropertySources(key);
+    return all == null ? List.of() : Arrays.stream(all)
+        .filter(s -> !s.startsWith("because ")).toList();
+  }
+
+  @Test
+  void parsesToWhatConfigurationWriteXmlParsesTo() throws Exception {
+    JobConf conf = job();
+    assertParsesAlike(conf, new JobXmlWriter());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new JobXmlWriter().write(conf, out);
+    Configuration actual = parse(out.toByteArray());
+    assertTrue(actual.getFinalParameters().contains("ham.test.final"));
+    assertEquals("site value", actual.get("ham.test.final"));
+    assertEquals("<a href=\"x\">&amp; 'q' ]]> \u00e9\u4e2d</a>", actual.get("ham.test.markup"));
+    assertEquals("a\r\nb\tc", actual.get("ham.test.controls"));
+    assertArrayEquals(new String[] {"programmatically", "job.xml"},
+        actual.getPropertySources("ham.test.overridden"));
+  }
+
+  @Test
+  void aReusedWriterRendersChangedPropertiesAgain() throws Exception {
+    JobXmlWriter writer = new JobXmlWriter();
+    JobConf first = job();
+    assertParsesAlike(first, writer);
+    JobConf second = new JobConf(first);
+    second.set("ham.test.overridden", "another task");
+    second.set("ham.test.new", "only in the second task");
+    second.unset("ham.test.spaces");
+    assertParsesAlike(second, writer);
+    assertParsesAlike(first, writer);
+  }
+}

@@ -1,0 +1,23 @@
+/* Prints, as JSON, the job-directory names the SPANK plugin removes after a job, for
+ * tests/unit/test_contract.py to compare with the launcher and the Java runtime. */
+#include <stdio.h>
+
+#include "ham_dirs.h"
+
+static void list(const char *name, const char *const *items, const char *end)
+{
+    printf("  \"%s\": [", name);
+    for (const char *const *n = items; *n; n++)
+        printf("%s\"%s\"", n == items ? "" : ", ", *n);
+    printf("]%s\n", end);
+}
+
+int main(void)
+{
+    printf("{\n");
+    list("SESSION_INTERMEDIATE", HAM_SESSION_INTERMEDIATE, ",");
+    printf("  \"JOBS\": \"%s\",\n", HAM_JOBS_DIR);
+    list("JOB_INTERMEDIATE", HAM_JOB_INTERMEDIATE, "");
+    printf("}\n");
+    return 0;
+}

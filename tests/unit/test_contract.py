@@ -1,0 +1,103 @@
+"""The contract between the launcher (Python), the Java runtime and the SPANK plugin (C): one
+set of configuration keys and defaults, job-directory names and status-record fields. The Java
+side prints its own (io.github.ham.mapreduce.Contract), the plugin its own (ham_contract);
+each check fails when a name changes on one side only."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ham import contract, jobs, report
+from ham.settings import BY_KEY
+from tests.conftest import DIST, REPO
+
+
+@pytest.fixture(scope="module")
+def java() -> dict:
+    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{DIST / 'lib'}/*",
+                          "io.github.ham.mapreduce.Contract"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def c_plugin() -> dict:
+    plugins = REPO / "slurm-plugins"
+    subprocess.run(["make", "-s", "-C", str(plugins), "ham_contract"], check=True)
+    return json.loads(subprocess.run([str(plugins / "ham_contract")], capture_output=True,
+                                     text=True, check=True).stdout)
+
+
+def python_constants(names: list[str]) -> dict[str, object]:
+    return {n: getattr(contract, n) for n in names if hasattr(contract, n)}
+
+
+def test_configuration_keys_the_launcher_renders_are_the_runtimes(java):
+    rendered = ["JOB_DIR", "DRIVER_HOST", "RUNNER_JAVA", "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS",
+                "RUNNERS_PER_NODE", "SRUN"]
+    assert python_constants(rendered) == {n: java["keys"][n] for n in rendered}
+    assert contract.FRAMEWORK_NAME == java["values"]["FRAMEWORK_NAME"]
+
+
+def test_defaults_shared_with_the_runtime(java):
+    for key, value in contract.DEFAULTS.items():
+        assert java["defaults"][key] == value, key
+    # The settings users see carry the same defaults.
+    assert BY_KEY["runner_java_opts"].default == java["defaults"][contract.RUNNER_JAVA_OPTS]
+    assert str(BY_KEY["runners_per_node"].default) == java["defaults"][contract.RUNNERS_PER_NODE]
+
+
+def test_environment_variables(java):
+    assert python_constants(list(java["env"])) == java["env"]
+
+
+def test_job_directory_names(java, c_plugin):
+    layout = java["layout"]
+    assert python_constants(["JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS"]) == \
+        {n: layout[n] for n in ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS")}
+    # What is removed after a job: the runtime, the launcher and the SPANK epilog agree.
+    assert list(contract.JOB_INTERMEDIATE) == layout["INTERMEDIATE"] \
+        == c_plugin["JOB_INTERMEDIATE"]
+    assert list(contract.SESSION_INTERMEDIATE) == c_plugin["SESSION_INTERMEDIATE"]
+    assert contract.JOBS == c_plugin["JOBS"]
+
+
+def test_status_record_fields(java):
+    status = java["status"]
+    assert list(contract.STATUS_JOB_FIELDS) == status["JOB_FIELDS"]
+    assert list(contract.STATUS_COUNT_FIELDS) == status["COUNT_FIELDS"]
+    assert list(contract.STATUS_ATTEMPT_FIELDS) == status["ATTEMPT_FIELDS"]
+    sample = java["sample_status"]
+    assert sorted(sample) == sorted(contract.STATUS_JOB_FIELDS)
+    assert all(sorted(a) == sorted(contract.STATUS_ATTEMPT_FIELDS) for a in sample["attempts"])
+
+
+def test_launcher_reads_what_the_runtime_writes(java):
+    """The readers behind `ham status`, `ham report` and `ham run`'s last line, on a record
+    written by the runtime's own writer (2 maps: one failed once then succeeded, one half done)."""
+    sample = java["sample_status"]
+    summary = jobs.JobSummary(slurm_job_id="1", job_dir="/x", slurm_state="RUNNING",
+                              hadoop_jobs=[sample])
+    assert jobs.progress_text(summary) == \
+        "RUNNING map 75% reduce 0% (1/2 maps, 0/1 reduces, 1 failed)"
+    bars = report.bars(sample)
+    assert [(b.node, b.state, b.start, b.end) for b in bars] == [
+        ("node1", "FAILED", 1.0, 2.0), ("node2", "RUNNING", 1.0, 6.0),
+        ("node3", "SUCCEEDED", 3.0, 6.0)]
+    assert bars[0].attempt == "attempt_1700000000000_0007_m_000000_0"
+
+
+def test_every_runtime_key_is_documented(java):
+    """docs/architecture.md lists each key the runtime reads, with its default."""
+    text = (REPO / "docs" / "architecture.md").read_text()
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([a-z.]+)`.*$", text, re.M)}
+    for name, key in java["keys"].items():
+        assert key in rows, f"{key} ({name}) missing from docs/architecture.md"
+        default = java["defaults"].get(key)
+        if default is not None:
+            assert f"`{default}`" in rows[key], f"{key}: default {default} not in {rows[key]}"
