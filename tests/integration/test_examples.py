@@ -75,7 +75,7 @@ def read_counts(out_dir: Path, reversed_columns: bool = False) -> collections.Co
 
 def assert_ran_on_ham(log: str, jobs: int = 1) -> None:
     """The jobs ran on HAM's task runners across the allocation, not in a local runner."""
-    assert log.count("INFO mapreduce.HamJob: HAM umbilical") == jobs, log[-3000:]
+    assert log.count("INFO driver.UmbilicalServer: HAM umbilical") == jobs, log[-3000:]
     assert log.count("finished: SUCCEEDED") == jobs, log[-3000:]
     assert "LocalJobRunner" not in log
 
@@ -307,3 +307,24 @@ def test_site_admin_setup(tmp_path):
     third = run(["bash", setup, prefix], env, tmp_path, timeout=120)
     assert third.returncode == 0 and "kept" in third.stdout, third.stdout + third.stderr
     assert 'partition = "batch"' in site.read_text()
+
+
+def test_main_job_script_exits_with_the_jobs_status(cluster, tmp_path):
+    """README's main-job command: its output is larger than a pipe buffer, so the summary at the
+    end must not turn the job's success into a SIGPIPE failure (it exited 141 once)."""
+    r = subprocess.run(["bash", str(EXAMPLES / "main-job.sh")], capture_output=True, text=True,
+                       env={**os.environ, **cluster, "HAM_DEMO_DIR": str(tmp_path / "demo")},
+                       timeout=TIMEOUT)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    out = tmp_path / "demo" / "out"
+    counts = collections.Counter()
+    for part in out.glob("part-r-*"):
+        for line in part.read_text().splitlines():
+            word, n = line.split("\t")
+            counts[word] += int(n)
+    inputs = "".join(p.read_text() for p in (tmp_path / "demo" / "in").iterdir())
+    assert counts == plain_counts(inputs)
+    top = r.stdout.split("== the ten most frequent words\n", 1)[1].splitlines()
+    assert len(top) == 10
+    word, n = top[0].split("\t")
+    assert int(n) == max(counts.values()) == counts[word]

@@ -70,7 +70,7 @@ def ham_popen(d: Path, env: dict[str, str], cmd: list[str]) -> subprocess.Popen:
 def runner_pids(scope: Path) -> list[int]:
     """Task runner JVMs, on every node (the nodes share this machine's process table), of jobs
     whose shared root is under scope (their classpath starts with the job's conf dir)."""
-    out = subprocess.run(["pgrep", "-f", "io.github.ham.mapreduce.TaskRunner"], capture_output=True,
+    out = subprocess.run(["pgrep", "-f", "io.github.ham.mapreduce.runner.TaskRunner"], capture_output=True,
                          text=True).stdout.split()
     pids = []
     for pid in map(int, out):
@@ -158,7 +158,7 @@ def reducer_runner(scope: Path) -> int | None:
             if str(scope).encode() not in Path(f"/proc/{pid}/environ").read_bytes():
                 continue
             ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            if b"io.github.ham.mapreduce.TaskRunner" in Path(f"/proc/{ppid}/cmdline").read_bytes():
+            if b"io.github.ham.mapreduce.runner.TaskRunner" in Path(f"/proc/{ppid}/cmdline").read_bytes():
                 return ppid
         except (OSError, ValueError):
             continue

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.conftest import DIST
 from tests.integration.conftest import wait_for
-from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER
+from tests.integration.test_runtime import MAPPER, REDUCER
 from tests.integration.test_runtime_faults import (expected_counts, ham_popen, output_counts,
                                                    runner_pids, streaming_cmd)
 
@@ -198,21 +198,25 @@ def test_no_runner_left_fails_the_job_instead_of_hanging(cluster, tmp_path):
     assert not (d / "out" / "_SUCCESS").exists()
 
 
-def wordcount_expected(d: Path) -> bytes:
-    """examples wordcount with one reduce: word<TAB>count, sorted by bytes."""
-    counts = expected_counts(d)
-    return "".join(f"{w}\t{counts[w]}\n" for w in sorted(counts, key=str.encode)).encode()
+def held_mapper(release: Path) -> str:
+    """The streaming mapper, whose first attempt of map 0 waits for the file `release`: the
+    other maps finish first, and the reduces (which start after every map) wait with it."""
+    return MAPPER.replace("import sys\n", "import os, sys, time\n"
+                          "if os.environ['mapreduce_task_attempt_id'].endswith('_m_000000_0'):\n"
+                          f"    while not os.path.exists({str(release)!r}):\n"
+                          "        time.sleep(0.2)\n", 1)
 
 
 def test_damaged_map_output_reruns_the_map(cluster, tmp_path):
     d = tmp_path
     write_inputs(d, 3, words=2000)
-    proc = ham_popen(d, cluster, [
-        "hadoop", "jar", str(EXAMPLES), "wordcount", "-D", "mapreduce.job.reduces=1",
-        "-D", "ham.test.pause.before.reduces.ms=12000", str(d / "in"), str(d / "out")])
+    release = d / "release"
+    (d / "mapper.py").write_text(held_mapper(release))
+    (d / "reducer.py").write_text(REDUCER)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=1"))
     try:
-        wait_for(lambda: status_file(d) and read_status(d)["maps"]["completed"] == 3, 300,
-                 "the maps")
+        wait_for(lambda: status_file(d) and read_status(d)["maps"]["completed"] == 2, 300,
+                 "maps 1 and 2")
         inter = next((d / "shared").glob("*/*/jobs/*/intermediate"))
         m1 = next(inter.glob("attempt_*_m_000001_0")) / "file.out"
         m2 = next(inter.glob("attempt_*_m_000002_0")) / "file.out"
@@ -225,12 +229,14 @@ def test_damaged_map_output_reruns_the_map(cluster, tmp_path):
         m2.write_bytes(bytes(data))
         assert not [a for a in read_status(d)["attempts"] if a["type"] == "REDUCE"], \
             "the reduce started before the map output was damaged"
+        release.touch()
         out, err = communicate(proc, d)
     finally:
+        release.touch()
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err[-4000:]
-    assert (d / "out" / "part-r-00000").read_bytes() == wordcount_expected(d)
+    assert output_counts(d / "out") == expected_counts(d)
     status = read_status(d)
     by_task: dict[str, list[dict]] = {}
     for a in status["attempts"]:

@@ -85,7 +85,7 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
             except (FileNotFoundError, ProcessLookupError, PermissionError):
                 pass
         assert_token_files_private(token, d / "shared")
-        main = argv.index("io.github.ham.mapreduce.TaskRunner")
+        main = argv.index("io.github.ham.mapreduce.runner.TaskRunner")
         intruder_env = {"PATH": os.environ["PATH"], "HAM_JOB_RUNTIME_DIR": str(tmp_path / "intruder"),
                         "HAM_JOB_TOKEN": corrupt_password(token)}
         (tmp_path / "intruder").mkdir()
@@ -118,7 +118,7 @@ def test_raw_connections_without_the_token_are_refused(cluster, tmp_path):
     job = ham_popen(d, cluster, streaming_cmd(d, "out"))
     try:
         argv = cmdline(wait_for(lambda: runner_pids(d), 60, "task runners")[0])
-        main = argv.index("io.github.ham.mapreduce.TaskRunner")
+        main = argv.index("io.github.ham.mapreduce.runner.TaskRunner")
         host, port = argv[main + 1], int(argv[main + 2])
         # Hadoop IPC header asking for no authentication at all (auth protocol NONE): refused at
         # once, before any call can be made.

@@ -78,7 +78,7 @@ def logs(job_id: str, attempt: str | None, as_json: bool) -> None:
                               "is removed and nothing half-written is committed.")
 @click.argument("job_id")
 def cancel(job_id: str) -> None:
-    resolved = settings.load()
+    settings.load()  # a broken settings file is reported, as by every command
     Slurm().cancel(job_id)
 
 
