@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -80,7 +81,23 @@ def failures(jd: JobDir) -> list[str]:
         errors = status.get("errors") or ["no error recorded"]
         first = " ".join(_headline(errors[0]))
         lines.append(f"{status.get('job_id', '?')} {status.get('state', '?')}: {first}")
+        said = _stderr_end(errors[0])
+        if said:
+            lines.append(f"  the failed attempt's stderr ends: {said}")
     return lines
+
+
+STDERR_TAIL = re.compile(r"^Last \d+ bytes of stderr :$", re.M)
+
+
+def _stderr_end(error: str) -> str:
+    """The last line an attempt wrote to stderr, from the tail the runner appends to its error
+    (as YARN does for a failed container): often the script's or program's own message."""
+    parts = STDERR_TAIL.split(error)
+    if len(parts) < 2:
+        return ""
+    lines = [line.strip() for line in parts[-1].splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 def _headline(error: str) -> list[str]:

@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from ham import contract, jobconf, jobdir as jobdirs, jobs, reaper
-from ham import proc
+from ham import contract, jobconf, jobdir as jobdirs, jobs, proc, reaper, settle
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -107,6 +106,9 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
         sidecar.wait()
         prepared.jobdir.write_record(finished=time.time(), exit_code=child.returncode,
                                      signals=[signal.Signals(s).name for s in received])
+        # A driver killed outright (SIGKILL, OOM) never ended its job: do it for it.
+        settle.settle(prepared.jobdir, f"the command ended ({_how(child.returncode)}) while "
+                                       f"the job was running")
         if child.returncode != 0:
             for line in jobs.failures(prepared.jobdir):
                 log.error("%s", line)
@@ -114,6 +116,12 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
     if code < 0:  # killed by a signal: report it the way a shell does
         return 128 - code
     return code
+
+
+def _how(returncode: int) -> str:
+    if returncode < 0:
+        return f"killed by {signal.Signals(-returncode).name}"
+    return f"exit code {returncode}"
 
 
 def within_allocation(env: Mapping[str, str]) -> bool:

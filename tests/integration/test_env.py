@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -31,7 +32,7 @@ def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_
     argv = ["salloc", "-N", "3", shell, "-c", script] if shell == "bash" else \
         ["salloc", "-N", "3", "tcsh", "-f", "-c", script]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=600,
-                       env={**cluster, "HAM_SHARED_ROOT": str(shared_root), "HAM_FRAMEWORK": "local",
+                       env={**cluster, "HAM_SHARED_ROOT": str(shared_root),
                             "PATH": os.environ["PATH"], "HOME": str(tmp_path)})
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     assert read_counts(tmp_path / "out") == expected
@@ -40,3 +41,9 @@ def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_
     assert "AFTER=unset" in r.stdout
     # --cleanup applied retention 'logs': configuration kept, intermediate data gone.
     assert not (Path(job_dir) / "staging").exists()
+    # The job ran on HAM's runners across the allocation (the framework `ham env` renders),
+    # not in Hadoop's local runner.
+    status = json.loads(next(Path(job_dir).glob("jobs/*/status.json")).read_text())
+    assert status["state"] == "SUCCEEDED"
+    assert {a["node"] for a in status["attempts"]} <= {"node1", "node2", "node3"}
+    assert status["attempts"] and status["runners"] >= 3

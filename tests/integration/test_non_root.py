@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import run_ham
-from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
+from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
+from tests.integration.test_runtime_faults import expected_counts, output_counts
 
 USER = "hamuser"  # created by docker/cluster.sh up
 HAM = Path(sys.executable).parent / "ham"  # the venv on the system Python (docker/install.sh)
@@ -34,30 +36,50 @@ def multiuser_root():
     shutil.rmtree(base)
 
 
-def test_non_root_user_runs_a_job_and_directories_stay_private(cluster, multiuser_root, hadoop_jars):
+# Each map waits until maps have started on three different nodes (a file per node in a shared
+# directory): with one runner per node, every node must run one map, whichever asks first.
+BARRIER_MAPPER = MAPPER.replace("import sys\n", """import os, socket, sys, time
+barrier = sys.argv[1]
+open(os.path.join(barrier, socket.gethostname()), "w").close()
+deadline = time.time() + 120
+while len(os.listdir(barrier)) < 3:
+    if time.time() > deadline:
+        sys.exit("the maps did not start on three nodes: " + str(os.listdir(barrier)))
+    time.sleep(0.2)
+""", 1)
+
+
+def test_non_root_user_runs_a_job_on_every_node_and_directories_stay_private(
+        cluster, multiuser_root):
     work = multiuser_root.parent / "work"
-    work.mkdir()
-    expected = write_corpus(work / "in")
-    shutil.chown(work, USER)
-    for p in work.rglob("*"):
+    (work / "in").mkdir(parents=True)
+    for i in range(3):
+        (work / "in" / f"f{i}").write_text(" ".join(f"w{(i * 5 + j) % 17}" for j in range(300)))
+    (work / "barrier").mkdir()
+    (work / "mapper.py").write_text(BARRIER_MAPPER)
+    (work / "reducer.py").write_text(REDUCER)
+    for p in [work, *work.rglob("*")]:
         shutil.chown(p, USER)
     env = {"SLURM_CONF": cluster["SLURM_CONF"], "HAM_SHARED_ROOT": str(multiuser_root),
            "PATH": f"{HAM.parent}:/usr/bin:/bin", "HOME": f"/home/{USER}"}
     r = as_user([str(HAM), "run", "-N", "3", "--retention", "all", "--", "hadoop", "jar",
-                 str(hadoop_jars["examples"]), "wordcount", str(work / "in"), str(work / "out")],
-                env, work)
+                 str(STREAMING), "-D", "ham.runners.per.node=1", "-files", "mapper.py,reducer.py",
+                 "-mapper", f"python3 mapper.py {work / 'barrier'}", "-reducer", "python3 reducer.py",
+                 "-input", str(work / "in"), "-output", str(work / "out")], env, work)
     assert r.returncode == 0, r.stderr[-3000:]
-    assert read_counts(work / "out") == expected
+    assert output_counts(work / "out") == expected_counts(work)
     user_dir = multiuser_root / USER
     job_dir = next(user_dir.iterdir())
     for d in (user_dir, job_dir):
         st = d.stat()
         assert st.st_mode & 0o777 == 0o700 and st.st_uid != 0
-    # The tasks ran in runners on the cluster's nodes, as the user (which nodes got the 4 tasks
-    # depends on which runner asked first).
-    logs = list(job_dir.glob("jobs/*/logs/attempt_*.syslog"))
-    assert logs and {p.name.split(".")[1] for p in logs} <= {"node1", "node2", "node3"}
-    assert all(p.stat().st_uid == job_dir.stat().st_uid for p in logs)
+    # One map on each node, each in a runner that ran as the user.
+    assert sorted(os.listdir(work / "barrier")) == ["node1", "node2", "node3"]
+    logs = list(job_dir.glob("jobs/*/logs/attempt_*_m_*.syslog"))
+    assert sorted(p.name.split(".")[1] for p in logs) == ["node1", "node2", "node3"]
+    uid = job_dir.stat().st_uid
+    assert all(p.stat().st_uid == uid for p in logs)
+    assert all(p.stat().st_uid == uid for p in (work / "barrier").iterdir())
 
     # root's job directory in the same shared root is out of the user's reach.
     r = run_ham("run", "-N", "1", "--retention", "all", "--", "true",

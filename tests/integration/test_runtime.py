@@ -7,6 +7,7 @@ the suite fast; each test then checks one job."""
 from __future__ import annotations
 
 import filecmp
+import json
 import re
 import subprocess
 import sys
@@ -45,30 +46,56 @@ if current is not None:
 
 
 def jobs_script(data: Path, out: Path, hadoop: str = "command hadoop") -> str:
-    """The same jobs for the local runner and for HAM; only `hadoop` and the output differ."""
+    """The same jobs for the local runner and for HAM; only `hadoop` and the output differ.
+    Each job's client output follows a `### name` line (see job_log)."""
     return textwrap.dedent(f"""\
         set -e
         hadoop() {{ {hadoop} "$@"; }}
+        job() {{ echo "### $1" >&2; }}
         cd {data}
+        job wordcount
         hadoop jar {EXAMPLES} wordcount -D mapreduce.job.reduces=3 {data}/text {out}/wordcount
+        job grep
         hadoop jar {EXAMPLES} grep {data}/text {out}/grep 'w1[0-9]*'
+        job teragen
         hadoop jar {EXAMPLES} teragen -D mapreduce.job.maps=4 20000 {out}/teragen
+        job terasort
         hadoop jar {EXAMPLES} terasort -D mapreduce.job.reduces=3 {out}/teragen {out}/terasort
+        job teravalidate
         hadoop jar {EXAMPLES} teravalidate {out}/terasort {out}/teravalidate
+        job pi
         hadoop jar {EXAMPLES} pi 4 1000 > {out}/pi.txt
+        job streaming
         hadoop jar {STREAMING} -files mapper.py,reducer.py -D mapreduce.job.reduces=2 \\
             -mapper 'python3 mapper.py' -reducer 'python3 reducer.py' \\
             -input {data}/text -output {out}/streaming
+        job wordcount-v1-compressed
         hadoop jar {EXAMPLES} wordcount -D mapreduce.fileoutputcommitter.algorithm.version=1 \
             -D mapreduce.map.output.compress=true -D mapreduce.job.reduces=2 \
             {data}/text {out}/wordcount-v1-compressed
+        job empty
         hadoop jar {EXAMPLES} wordcount {data}/empty {out}/empty
-        hadoop jar {STREAMING} -archives scripts.zip#s -D mapreduce.job.reduces=0 \
+        job archives-maponly
+        hadoop jar {STREAMING} -archives scripts.zip#s -D mapreduce.job.reduces=0 \\
             -mapper 'python3 s/mapper.py' -input {data}/text -output {out}/archives-maponly
+        job sleep
         hadoop jar {JOBCLIENT_TESTS} sleep -m 100 -r 1 -mt 1 -rt 1
+        job dfsio-write
         hadoop jar {JOBCLIENT_TESTS} TestDFSIO -D test.build.data={out}/dfsio -write -nrFiles 3 -size 2MB
+        job dfsio-read
         hadoop jar {JOBCLIENT_TESTS} TestDFSIO -D test.build.data={out}/dfsio -read -nrFiles 3 -size 2MB
         """)
+
+
+def job_log(log: str, job: str) -> str:
+    """The client output of one job of jobs_script."""
+    return log.split(f"### {job}\n", 1)[1].split("\n### ", 1)[0]
+
+
+def counters(log: str, job: str) -> dict[str, int]:
+    """The counters the client printed at the end of one job ("\t\tMap input records=100")."""
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"^\t\t([A-Za-z][^=\n]*)=(\d+)$", job_log(log, job), re.M)}
 
 
 @pytest.fixture(scope="module")
@@ -94,12 +121,14 @@ def runs(cluster, tmp_path_factory):
     r = subprocess.run(["bash", "-c", jobs_script(data, ref, f"{sys.executable} -m ham hadoop")],
                        env=local_env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
+    local_log = r.stderr
     ham_out = base / "ham"
     r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--",
                         "bash", "-c", jobs_script(data, ham_out)],
                        env=env, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr[-5000:]
-    return {"local": ref, "ham": ham_out, "log": r.stderr, "shared": shared}
+    return {"local": ref, "ham": ham_out, "log": r.stderr, "local_log": local_log,
+            "shared": shared}
 
 
 def same_tree(a: Path, b: Path) -> None:
@@ -167,6 +196,57 @@ def test_tasks_ran_on_all_three_nodes_with_logs(runs):
     assert nodes == {"node1", "node2", "node3"}
 
 
-def test_testdfsio_read_and_write(runs):
+def test_sleep_job_counters_match_the_local_runner(runs):
+    """The sleep job writes no output: what it did is in its counters. The local runner runs it
+    with the maps it forces (mapreduce.job.maps=1), HAM with the 100 asked for; per map, both
+    read and wrote the same records and bytes, and every map output reached the reduce."""
+    def splits(log: str) -> int:
+        return int(re.search(r"number of splits:(\d+)", job_log(log, "sleep")).group(1))
+    ham, local = counters(runs["log"], "sleep"), counters(runs["local_log"], "sleep")
+    assert splits(runs["log"]) == 100 and ham["Launched map tasks"] == 100
+    n = splits(runs["local_log"])
+    for name in ("Map input records", "Map output records", "Map output bytes"):
+        assert ham[name] > 0 and ham[name] * n == local[name] * 100, (name, ham[name], local[name])
+    assert ham["Reduce input records"] == ham["Map output records"]
+    assert local["Reduce input records"] == local["Map output records"]
+
+
+def test_testdfsio_writes_the_same_files_and_reads_them_all(runs):
+    ham_data = runs["ham"] / "dfsio" / "io_data"
+    local_data = runs["local"] / "dfsio" / "io_data"
+    names = sorted(p.name for p in local_data.glob("test_io_*"))
+    assert len(names) == 3
+    assert sorted(p.name for p in ham_data.glob("test_io_*")) == names
+    for name in names:
+        assert (ham_data / name).stat().st_size == 2 * 1024 * 1024
+        assert filecmp.cmp(ham_data / name, local_data / name, shallow=False), name
     for mode in ("write", "read"):
-        assert f"TestDFSIO ----- : {mode}" in runs["log"]
+        def result(log: str) -> list[str]:
+            return re.findall(r"(?:Number of files|Total MBytes processed): (\S+)",
+                              job_log(log, f"dfsio-{mode}"))
+        assert result(runs["log"]) == result(runs["local_log"]), mode
+        assert result(runs["log"])[0] == "3" and float(result(runs["log"])[1]) == 6, mode
+
+
+def job_logs(shared: Path, output: str) -> list[Path]:
+    """The attempt syslogs of the HAM job that wrote `output` (its status record names it)."""
+    for status in shared.glob("*/*/jobs/*/status.json"):
+        record = json.loads(status.read_text())
+        if (record.get("output_dir") or "").endswith("/" + output):
+            return sorted(status.parent.glob("logs/attempt_*.syslog"))
+    raise AssertionError(f"no job wrote {output}")
+
+
+def test_compression_and_committer_v1_took_effect(runs):
+    """Same output is not enough: the settings must have reached the tasks."""
+    v1 = "".join(p.read_text() for p in job_logs(runs["shared"], "wordcount-v1-compressed"))
+    default = "".join(p.read_text() for p in job_logs(runs["shared"], "wordcount"))
+    assert "File Output Committer Algorithm version is 1" in v1
+    assert "File Output Committer Algorithm version is 2" in default
+    assert "version is 1" not in default
+    # Map output compressed with the default codec (zlib), and smaller for it.
+    assert "Got brand-new compressor [.deflate]" in v1
+    assert "Got brand-new compressor" not in default
+    compressed = counters(runs["log"], "wordcount-v1-compressed")["Map output materialized bytes"]
+    plain = counters(runs["log"], "wordcount")["Map output materialized bytes"]
+    assert compressed < 0.8 * plain, (compressed, plain)

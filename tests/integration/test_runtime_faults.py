@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -104,44 +105,66 @@ def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
     (d / "shared").mkdir()
     r = ham_run(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.map.maxattempts=2"))
     assert r.returncode != 0
-    tail = "\n".join(r.stderr.splitlines()[-40:])
-    assert "failed" in tail.lower()
+    # The job's error and the mapper's own message (its stderr's last line) end the output.
+    tail = r.stderr.splitlines()[-2:]
+    assert re.match(r"ham: ERROR: job_\S+ FAILED: Task task_\S+_m_\d+ failed 2 times; last error: ",
+                    tail[0]), tail
+    assert tail[1].endswith("the failed attempt's stderr ends: this mapper always fails"), tail
     assert not list((d / "out").glob("part-*")) and not (d / "out" / "_SUCCESS").exists()
     assert not runner_pids(d)
 
 
 def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
+    """The victim is a runner busy with a map (the parent of a running mapper.py): that attempt
+    ends lost, and its task runs again and succeeds."""
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--",
-         *streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=15000")],
-        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    wait_for(lambda: runner_pids(d), 60, "task runners")
-    time.sleep(5)  # tasks are running (each mapper sleeps 12 s)
-    victim = runner_pids(d)[0]
-    os.kill(victim, signal.SIGKILL)
-    out, err = proc.communicate(timeout=600)
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=15000"))
+    try:
+        victim, attempt = wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert proc.returncode == 0, err[-3000:]
     assert output_counts(d / "out") == expected_counts(d)
+    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+    lost = next(a for a in status["attempts"] if a["id"] == attempt)
+    assert lost["state"] == "FAILED" and "lost: its process exited (Killed)" in lost["error"], lost
+    rerun = [a for a in status["attempts"] if a["task"] == lost["task"] and a["id"] != attempt]
+    assert [a["state"] for a in rerun] == ["SUCCEEDED"], rerun
 
 
-def test_client_sigkilled_runners_gone_within_30s(cluster, tmp_path):
+def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_record(cluster,
+                                                                                  tmp_path):
+    """The `hadoop jar` client (the driver) SIGKILLed mid-map: its shutdown hook cannot run.
+    The runners exit on their own, and `ham run` settles the job: the output directory the job
+    created is removed (not left with _temporary) and the status record ends KILLED."""
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
     proc = subprocess.Popen(
         [sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_for(lambda: runner_pids(d), 60, "task runners")
+    wait_for(lambda: (d / "out" / "_temporary").exists(), 60, "the job to set up its output")
     client = subprocess.run(["pgrep", "-f", f"org.apache.hadoop.util.RunJar .*{d}"],
                             capture_output=True, text=True).stdout.split()
     assert client
     for pid in client:
         os.kill(int(pid), signal.SIGKILL)
     wait_for(lambda: not runner_pids(d), 30, "every runner to exit")
-    proc.wait(timeout=60)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGKILL or proc.returncode != 0
+    assert not (d / "out").exists(), list((d / "out").rglob("*"))
+    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+    assert status["state"] == "KILLED", status["state"]
+    assert status["finish_time"] and "killed by SIGKILL" in status["errors"][0], status["errors"]
+    assert "removed its incomplete output directory" in status["errors"][0]
+    # ham run's last line names the job and why it ended.
+    assert re.search(r"ham: ERROR: job_\S+ KILLED: the command ended \(", err.splitlines()[-1]), \
+        err[-2000:]
 
 
 # The first attempt of each reduce sits in the reducer for 20 s, after the shuffle.
@@ -150,17 +173,21 @@ SLOW_FIRST_REDUCE = REDUCER.replace("import sys\n", "import os, sys, time\n"
                                     "    time.sleep(20)\n", 1)
 
 
-def reducer_runner(scope: Path) -> int | None:
-    """The runner JVM running a reduce of the job under scope: the parent of its reducer.py."""
-    out = subprocess.run(["pgrep", "-f", "python3 reducer.py"], capture_output=True, text=True).stdout
+def running_script(scope: Path, script: str) -> tuple[int, str] | None:
+    """(runner JVM, attempt id) of a task of the job under scope that is running `script` (a
+    streaming mapper.py or reducer.py): the script's parent is the runner."""
+    out = subprocess.run(["pgrep", "-f", f"python3 {script}"], capture_output=True, text=True).stdout
     for pid in map(int, out.split()):
         try:
-            if str(scope).encode() not in Path(f"/proc/{pid}/environ").read_bytes():
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+            if str(scope).encode() not in environ:
                 continue
             ppid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
             if b"io.github.ham.mapreduce.runner.TaskRunner" in Path(f"/proc/{ppid}/cmdline").read_bytes():
-                return ppid
-        except (OSError, ValueError):
+                attempt = next(e.split(b"=", 1)[1].decode() for e in environ.split(b"\0")
+                               if e.startswith(b"mapreduce_task_attempt_id="))
+                return ppid, attempt
+        except (OSError, ValueError, StopIteration):
             continue
     return None
 
@@ -171,7 +198,7 @@ def test_runner_sigkilled_mid_reduce_is_rerun(cluster, tmp_path):
     (d / "shared").mkdir()
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2"))
     try:
-        victim = wait_for(lambda: reducer_runner(d), 120, "a reduce running")
+        victim, _ = wait_for(lambda: running_script(d, "reducer.py"), 120, "a reduce running")
         os.kill(victim, signal.SIGKILL)
         out, err = proc.communicate(timeout=600)
     finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import getpass
 import subprocess
+import sys
 from pathlib import Path
 
 from tests.integration.conftest import wait_finished, wait_for
@@ -42,7 +43,6 @@ def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
     script = ("#!/bin/bash\n"
               'ham_python="$1"\n'
               '"$ham_python" -m ham run -- sh -c \'echo "INNER=$HAM_JOB_DIR"\'\n')
-    import sys
     r = subprocess.run(["sbatch", "--parsable", f"--ham={SPANK_ROOT}", "-N1", "-o", str(out),
                         "/dev/stdin", sys.executable], input=script, capture_output=True,
                        text=True, env=cluster, check=True)
@@ -51,3 +51,41 @@ def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
     text = out.read_text()
     assert info.exit_code == 0, text
     assert f"INNER={SPANK_ROOT / getpass.getuser() / job_id}\n" in text
+
+
+def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster, tmp_path):
+    """A streaming job through `ham run` in a `--ham` batch job, every process of it (batch
+    script, ham run and its reaper, the hadoop client, srun, the runners) SIGKILLed by Slurm
+    mid-job: nothing of HAM can clean up, the epilog does."""
+    from tests.integration.test_runtime_faults import setup_data, streaming_cmd
+    from tests.integration.test_runtime_recovery import held_mapper
+
+    d = setup_data(tmp_path, "")
+    release = d / "release"  # never created: map 0 holds the job in its map phase
+    (d / "mapper.py").write_text(held_mapper(release))
+    script = "#!/bin/bash\nexec \"$@\"\n"
+    r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
+                        "/dev/stdin", sys.executable, "-m", "ham", "run", "--",
+                        *streaming_cmd(d, "out")],
+                       input=script, capture_output=True, text=True, cwd=d, check=True,
+                       env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)})
+    job_id = r.stdout.strip()
+    job_dir = SPANK_ROOT / getpass.getuser() / job_id
+    try:
+        # Maps 1 and 2 wrote their output to the shared file system; map 0 is held.
+        wait_for(lambda: len(list(job_dir.glob("jobs/*/intermediate/attempt_*/file.out"))) >= 2,
+                 180, "two map outputs")
+        assert list((job_dir / "staging").rglob("job.xml"))
+        assert list(job_dir.glob("jobs/*/work/*"))
+        subprocess.run(["scancel", "--full", "--signal=KILL", job_id], env=cluster, check=True)
+        wait_finished(job_id, 120)
+    finally:
+        subprocess.run(["scancel", job_id], env=cluster, check=False)
+    wait_for(lambda: not (job_dir / "staging").exists(), 30, "the epilog")
+    for leftover in ("staging", "tmp", "local"):
+        assert not (job_dir / leftover).exists(), leftover
+    assert not list(job_dir.glob("jobs/*/intermediate")) and not list(job_dir.glob("jobs/*/work"))
+    # What the user needs afterwards stays: the configuration, the logs and the status record.
+    assert (job_dir / "conf" / "mapred-site.xml").exists()
+    assert list(job_dir.glob("jobs/*/logs/attempt_*_m_000001_0.*.syslog"))
+    assert list(job_dir.glob("jobs/*/status.json"))

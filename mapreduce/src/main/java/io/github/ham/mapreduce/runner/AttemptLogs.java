@@ -4,6 +4,8 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
 
 import io.github.ham.mapreduce.common.JobDirs;
 
@@ -21,6 +23,7 @@ final class AttemptLogs implements AutoCloseable {
   private final PrintStream out;
   private final PrintStream err;
   private final FileAppender appender;
+  private final File stderrFile;
 
   AttemptLogs(JobDirs dirs, String attemptId, String host) throws IOException {
     File dir = dirs.logs();
@@ -29,14 +32,32 @@ final class AttemptLogs implements AutoCloseable {
     }
     out = new PrintStream(new FileOutputStream(dirs.attemptLog(attemptId, host, "stdout")), true,
         "UTF-8");
-    err = new PrintStream(new FileOutputStream(dirs.attemptLog(attemptId, host, "stderr")), true,
-        "UTF-8");
+    stderrFile = dirs.attemptLog(attemptId, host, "stderr");
+    err = new PrintStream(new FileOutputStream(stderrFile), true, "UTF-8");
     appender = new FileAppender(new PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
         dirs.attemptLog(attemptId, host, "syslog").getAbsolutePath(), false);
     appender.setName("ham-attempt-" + attemptId);
     Logger.getRootLogger().addAppender(appender);
     System.setOut(out);
     System.setErr(err);
+  }
+
+  /**
+   * The last {@code bytes} of what the attempt wrote to its stderr (a streaming script's error
+   * messages land there): YARN appends the same to a failed container's diagnostics, which is
+   * how a script's own message reaches the client.
+   */
+  String stderrTail(int bytes) {
+    err.flush();
+    try (RandomAccessFile f = new RandomAccessFile(stderrFile, "r")) {
+      long start = Math.max(0, f.length() - bytes);
+      byte[] buf = new byte[(int) (f.length() - start)];
+      f.seek(start);
+      f.readFully(buf);
+      return new String(buf, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   @Override

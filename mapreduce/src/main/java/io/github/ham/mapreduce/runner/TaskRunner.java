@@ -54,6 +54,8 @@ import org.slf4j.LoggerFactory;
 public final class TaskRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
   private static final String FS_FILE_IMPL = "fs.file.impl";
+  /** As much of a failed attempt's stderr as YARN puts in a container's diagnostics. */
+  private static final int STDERR_TAIL_BYTES = 4096;
 
   private final TaskUmbilicalProtocol umbilical;
   private final Token<JobTokenIdentifier> token;
@@ -242,7 +244,11 @@ public final class TaskRunner {
         }
       }
       if (logs != null) {
+        String tail = logs.stderrTail(STDERR_TAIL_BYTES).strip();
         System.err.println(trace);
+        if (!tail.isEmpty()) {
+          trace = trace + "\nLast " + STDERR_TAIL_BYTES + " bytes of stderr :\n" + tail;
+        }
       }
       if (started) {
         try {

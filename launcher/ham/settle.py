@@ -1,0 +1,99 @@
+"""Settling a job whose driver died without ending it (the `hadoop jar` client SIGKILLed, or
+killed by the OOM killer): its shutdown hook never ran, so its status record still says RUNNING
+and its output directory may hold `_temporary` or the files of committed tasks.
+
+`ham run` (or its reaper, if `ham run` was killed too) settles every such job once the command
+has exited: it waits for the job's runners to go (they exit on their own once the driver is
+unreachable), then leaves the output directory complete with `_SUCCESS` or absent, and records
+the job as KILLED. The driver wrote what this needs into the record: the output directory,
+whether the job created it, and the pids of its srun steps (on this node, the client's).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from ham import contract
+from ham.jobdir import JobDir
+
+log = logging.getLogger(__name__)
+
+RUNNER_GRACE = 60.0  # runners exit within ~30 s of losing their driver
+POLL = 0.5
+
+
+def settle(jd: JobDir, why: str) -> list[str]:
+    """Settle every Hadoop job of jd left non-terminal; return their ids."""
+    settled = []
+    for path in jd.status_files():
+        record = _read(path)
+        if record is None or record.get("state") in contract.TERMINAL_STATES:
+            continue
+        _stop_runners(record.get("launcher_pids") or [])
+        state, note = _settle_output(record)
+        record.update(state=state, finish_time=int(time.time() * 1000), launcher_pids=[],
+                      errors=[f"{why}; {note}"])
+        _write(path, record)
+        log.warning("%s %s: %s; %s", record.get("job_id", "?"), state, why, note)
+        settled.append(record.get("job_id", "?"))
+    return settled
+
+
+def _settle_output(record: dict[str, Any]) -> tuple[str, str]:
+    """(state, what was done): complete output is kept, anything else goes."""
+    out = record.get("output_dir")
+    if not out:
+        return "KILLED", "the job had no output directory"
+    out_dir = Path(out)
+    if (out_dir / "_SUCCESS").exists():
+        # The client died after commitJob: the output is complete.
+        return "SUCCEEDED", f"its output {out_dir} was complete (_SUCCESS)"
+    if record.get("output_created"):
+        shutil.rmtree(out_dir, ignore_errors=True)
+        return "KILLED", f"removed its incomplete output directory {out_dir}"
+    shutil.rmtree(out_dir / "_temporary", ignore_errors=True)
+    return "KILLED", f"removed {out_dir / '_temporary'} (the directory existed before the job)"
+
+
+def _is_launcher(pid: int) -> bool:
+    """Still the srun (or local runner) the driver started, not a recycled pid."""
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    return b"srun" in cmd or b"TaskRunner" in cmd
+
+
+def _stop_runners(pids: list[int]) -> None:
+    deadline = time.monotonic() + RUNNER_GRACE
+    while any(_is_launcher(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(POLL)
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        alive = [p for p in pids if _is_launcher(p)]
+        for pid in alive:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if alive:
+            time.sleep(3)
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _write(path: Path, record: dict[str, Any]) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_text(json.dumps(record, indent=2))
+    tmp.replace(path)
