@@ -16,6 +16,9 @@ import io.github.ham.mapreduce.common.TaskKey;
  * attempt is retried or fails the job, which attempt may commit, and which attempts have
  * timed out. Maps run first; reduces become eligible once every map has succeeded (the
  * direct-read shuffle needs the full map set). Thread-safe.
+ *
+ * <p>Long on purpose: every transition of a task and its attempts happens under this one
+ * monitor, so the state machine stays in one class rather than in several sharing a lock.
  */
 public final class TaskScheduler {
   /** Limits the scheduler enforces. */
