@@ -322,8 +322,11 @@ def test_main_job_script_exits_with_the_jobs_status(cluster, tmp_path):
         for line in part.read_text().splitlines():
             word, n = line.split("\t")
             counts[word] += int(n)
-    inputs = "".join(p.read_text() for p in (tmp_path / "demo" / "in").iterdir())
-    assert counts == plain_counts(inputs)
+    # Hadoop skips input files whose names start with _ or . (__init__.py.txt among them).
+    inputs = "".join(p.read_text() for p in (tmp_path / "demo" / "in").iterdir()
+                     if not p.name.startswith(("_", ".")))
+    # wordcount splits as java.util.StringTokenizer does, on ASCII white space only.
+    assert counts == collections.Counter(w for w in re.split(r"[ \t\n\r\f]+", inputs) if w)
     top = r.stdout.split("== the ten most frequent words\n", 1)[1].splitlines()
     assert len(top) == 10
     word, n = top[0].split("\t")
