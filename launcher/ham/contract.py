@@ -38,6 +38,7 @@ STAGING = "staging"
 TMP = "tmp"
 LOCAL = "local"
 RECORD = "ham.json"
+DRIVER_LOG = "driver.log"
 SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless retention = all
 # ... and one directory per Hadoop job under jobs/ (JobDirs)
 JOBS = "jobs"

@@ -55,11 +55,19 @@ def local_address_towards(addr: str) -> str:
         return s.getsockname()[0]
 
 
+# Loggers of what the driver does in the client JVM that a YARN client does not print (the
+# MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
+DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
+                  "org.apache.hadoop.mapreduce.lib.output", "org.apache.hadoop.mapred.FileOutputCommitter")
+
+
 def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log_level: str) -> None:
     files = {
         "core-site.xml": render.hadoop_xml(core),
         "mapred-site.xml": render.hadoop_xml(mapred),
-        "log4j.properties": render.render("log4j.properties.j2", level=log_level),
+        "log4j.properties": render.render("log4j.properties.j2", level=log_level,
+                                          driver_log=str(jobdir.driver_log),
+                                          driver_loggers=DRIVER_LOGGERS),
     }
     for name, text in files.items():
         path = jobdir.conf / name

@@ -5,6 +5,7 @@
         bin/hadoop       shim so a plain `hadoop` runs HAM's chosen Hadoop
         staging/         MapReduce staging area (job.xml, job.jar, splits)
         tmp/             hadoop.tmp.dir
+        driver.log       the driver's log (what the client console leaves out)
         jobs/<id>/       one per Hadoop job: status.json, logs/, intermediate/, work/ (runtime)
         ham.json         the launcher's record (command, times, exit code)
 """
@@ -52,6 +53,10 @@ class JobDir:
     @property
     def local(self) -> Path:
         return self.path / c.LOCAL
+
+    @property
+    def driver_log(self) -> Path:
+        return self.path / c.DRIVER_LOG
 
     @property
     def jobs(self) -> Path:

@@ -15,7 +15,8 @@ _env = jinja2.Environment(
     keep_trailing_newline=True,
     autoescape=False,
 )
-# Every value that lands in XML goes through |xml, every value in a shell line through |shquote.
+# Every value that lands in XML goes through |xml, in a shell line through |shquote, in a
+# .properties file through |propquote.
 _env.filters["xml"] = lambda v: escape(str(v), {'"': "&quot;", "'": "&apos;"})
 _env.filters["shquote"] = lambda v: shlex.quote(str(v))
 
@@ -34,7 +35,16 @@ def tclquote(value: object) -> str:
     return '"' + out.replace("\n", "\\n") + '"'
 
 
+def propquote(value: object) -> str:
+    """A value for a Java .properties line (log4j.properties) that loads as exactly value."""
+    out = str(value).replace("\\", "\\\\")
+    for raw, escaped in (("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ("\f", "\\f")):
+        out = out.replace(raw, escaped)
+    return "\\" + out if out[:1] == " " else out
+
+
 _env.filters["luaquote"] = luaquote
+_env.filters["propquote"] = propquote
 _env.filters["tclquote"] = tclquote
 _env.filters["shjoin"] = lambda v: shlex.join([str(x) for x in v])
 

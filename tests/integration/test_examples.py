@@ -73,10 +73,17 @@ def read_counts(out_dir: Path, reversed_columns: bool = False) -> collections.Co
     return counts
 
 
-def assert_ran_on_ham(log: str, jobs: int = 1) -> None:
-    """The jobs ran on HAM's task runners across the allocation, not in a local runner."""
-    assert log.count("INFO driver.UmbilicalServer: HAM umbilical") == jobs, log[-3000:]
-    assert log.count("finished: SUCCEEDED") == jobs, log[-3000:]
+def assert_ran_on_ham(log: str, shared: str | Path, jobs: int = 1) -> None:
+    """The jobs ran on HAM's task runners across the allocation, not in a local runner: each
+    job the client ran has a status record written by HAM's driver, SUCCEEDED, with its
+    attempts on the cluster's nodes."""
+    ids = re.findall(r"Running job: (job_\d+_\d+)", log)
+    assert len(ids) == jobs, log[-3000:]
+    for job_id in ids:
+        record = next(Path(shared).glob(f"*/*/jobs/{job_id}/status.json"))
+        status = json.loads(record.read_text())
+        assert status["state"] == "SUCCEEDED" and status["attempts"], status
+        assert {a["node"] for a in status["attempts"]} <= {"node1", "node2", "node3"}
     assert "LocalJobRunner" not in log
 
 
@@ -146,7 +153,7 @@ def test_batch_wordcount_sbatch(data, user_env, tmp_path):
     assert read_counts(out) == expected
     assert len(list(out.glob("part-r-*"))) == 3  # REDUCES default
     assert "on 3 nodes" in log
-    assert_ran_on_ham(log)
+    assert_ran_on_ham(log, user_env["HAM_SHARED_ROOT"])
     top = log.split("== the ten most frequent words\n")[1].splitlines()[0]
     word, n = top.split("\t")
     assert int(n) == max(expected.values()) and expected[word] == int(n)
@@ -159,7 +166,7 @@ def test_batch_terasort_sbatch(data, user_env, tmp_path):
     code, log = sbatch(EXAMPLES / "batch" / "terasort.sbatch", [],
                        {**user_env, "ROWS": str(rows), "OUT": str(out)}, tmp_path)
     assert code == 0, log[-3000:]
-    assert_ran_on_ham(log, jobs=3)
+    assert_ran_on_ham(log, user_env["HAM_SHARED_ROOT"], jobs=3)
     assert "terasort output is sorted" in log
 
     def records(pattern: str) -> list[bytes]:
@@ -188,7 +195,8 @@ def test_interactive_walkthrough_in_salloc(data, user_env, tmp_path):
     r = run(["salloc", "-N", "3", "bash", EXAMPLES / "interactive" / "walkthrough.sh",
              data["corpus"], out], user_env, tmp_path)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert_ran_on_ham(r.stderr, jobs=3)  # wordcount, and grep's search and sort jobs
+    # wordcount, and grep's search and sort jobs
+    assert_ran_on_ham(r.stderr, user_env["HAM_SHARED_ROOT"], jobs=3)
     assert read_counts(out / "wordcount") == plain_counts(data["text"])
     grep = collections.Counter()
     for line in data["text"].splitlines():
@@ -208,7 +216,7 @@ def test_streaming_python_wordcount(data, user_env, tmp_path):
     r = run(["bash", EXAMPLES / "streaming" / "run.sh", data["corpus"], out,
              "-o", tmp_path / "job-%j.out"], user_env, tmp_path)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert_ran_on_ham(r.stdout + r.stderr)
+    assert_ran_on_ham(r.stdout + r.stderr, user_env["HAM_SHARED_ROOT"])
     assert re.search(r"ham: job \d+ COMPLETED, exit code 0", r.stdout + r.stderr)
     assert len(list(out.glob("part-0*"))) == 3  # streaming writes part-NNNNN (old API)
     assert read_counts(out) == normalised_counts(data["text"])
@@ -254,7 +262,7 @@ def test_java_wordcount_fat_jar(data, user_env, java_project, tmp_path):
     r = run(["bash", java_project / "run.sh", data["corpus"], out,
              "-D", "mapreduce.job.reduces=2", "-D", "wordcount.min.length=2"], user_env, tmp_path)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    assert_ran_on_ham(r.stdout + r.stderr)
+    assert_ran_on_ham(r.stdout + r.stderr, user_env["HAM_SHARED_ROOT"])
     expected = normalised_counts(data["text"], min_length=2)
     assert read_counts(out) == expected
     assert len(list(out.glob("part-r-*"))) == 2

@@ -190,6 +190,21 @@ def test_client_output_looks_like_yarn(runs):
     assert "Job Counters" in log
 
 
+def test_console_has_no_driver_lines_the_driver_log_has_them(runs, cluster):
+    """As on YARN, the client prints progress, failed attempts and counters; what the driver
+    does per task (and its IPC server's start-up) goes to the job directory's driver.log."""
+    log = runs["log"]
+    for driver_line in ("Assigned attempt_", "Attempt attempt_", "ipc.Server", "driver."):
+        assert driver_line not in log, driver_line
+    session = next(p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists())
+    r = subprocess.run([sys.executable, "-m", "ham", "logs", session.name, "--driver"],
+                       env={**cluster, "HAM_SHARED_ROOT": str(runs["shared"])},
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("Assigned attempt_") >= 100 + 4 + 3  # sleep, terasort, wordcount...
+    assert "ipc.Server" in r.stdout and "HAM umbilical" in r.stdout
+
+
 def test_tasks_ran_on_all_three_nodes_with_logs(runs):
     logs = list(runs["shared"].glob("*/*/jobs/*/logs/attempt_*.syslog"))
     nodes = {p.name.split(".")[1] for p in logs}

@@ -52,3 +52,21 @@ def test_shell_exports_round_trip_sh_and_csh(tmp_path):
     out = subprocess.run(["tcsh", "-f", "-c", csh + 'printf "%s|%s" "$HAM_JOB_DIR" "$PATH"'],
                          capture_output=True, text=True).stdout
     assert out == f"{values['HAM_JOB_DIR']}|{values['PATH']}"
+
+
+def test_log4j_properties_load_the_driver_log_path_unchanged(tmp_path):
+    """Java's Properties.load (how log4j reads the file) gives back every hostile path."""
+    for i, value in enumerate(v for v in HOSTILE if v):
+        text = render.render("log4j.properties.j2", level="INFO", driver_log=f" /x/{value}",
+                             driver_loggers=["io.github.ham.mapreduce"])
+        (tmp_path / f"{i}.properties").write_text(text)
+    (tmp_path / "Load.java").write_text(
+        "import java.io.*; import java.util.*;\n"
+        "public class Load { public static void main(String[] a) throws Exception {\n"
+        "  for (String f : a) { Properties p = new Properties();\n"
+        "    try (Reader r = new FileReader(f)) { p.load(r); }\n"
+        "    System.out.print(p.getProperty(\"log4j.appender.driver.File\") + \"\\0\"); } } }\n")
+    files = [str(tmp_path / f"{i}.properties") for i in range(len([v for v in HOSTILE if v]))]
+    out = subprocess.run(["java", str(tmp_path / "Load.java"), *files], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.split("\0")[:-1] == [f" /x/{v}" for v in HOSTILE if v]

@@ -46,15 +46,24 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) ->
 
 
 @click.command("logs", help="""List the task attempt logs of JOBID (stdout, stderr and syslog
-per attempt, named after the node it ran on), or print one attempt's logs with --attempt.""")
+per attempt, named after the node it ran on), or print one attempt's logs with --attempt, or the
+driver's log (what the client console leaves out: tasks assigned and finished, runners started
+and lost) with --driver.""")
 @click.argument("job_id")
 @click.option("--attempt", help="Attempt id (or a unique part of it) whose logs to print.")
+@click.option("--driver", is_flag=True, help="Print the driver's log.")
 @click.option("--json", "as_json", is_flag=True, help="List the log files as JSON.")
-def logs(job_id: str, attempt: str | None, as_json: bool) -> None:
+def logs(job_id: str, attempt: str | None, driver: bool, as_json: bool) -> None:
     resolved = settings.load()
     dirs = jobs.job_dirs(resolved["shared_root"], [job_id])
     if not dirs:
         raise UsageError(f"no HAM job directory for {job_id} under {resolved['shared_root']}")
+    if driver:
+        for d in dirs:
+            if d.driver_log.exists():
+                click.echo(f"==> {d.driver_log} <==")
+                click.echo(d.driver_log.read_text(errors="replace"), nl=False)
+        return
     files = [f for d in dirs for f in d.log_files()]
     if attempt:
         files = [f for f in files if attempt in f.name]

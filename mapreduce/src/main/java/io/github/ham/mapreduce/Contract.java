@@ -14,6 +14,7 @@ import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.AttemptIds;
+import io.github.ham.mapreduce.driver.SchedulingPolicy;
 import io.github.ham.mapreduce.driver.StatusRecord;
 import io.github.ham.mapreduce.driver.TaskScheduler;
 
@@ -92,7 +93,7 @@ public final class Contract {
   private static Map<String, Object> sampleStatus() {
     JobID id = new JobID("1700000000000", 7);
     AttemptIds ids = new AttemptIds(id);
-    TaskScheduler s = new TaskScheduler(2, 1, new TaskScheduler.Limits(4, 4, 600_000, 30_000));
+    TaskScheduler s = new TaskScheduler(2, 1, SchedulingPolicy.basic(4, 600_000, 30_000));
     s.setTaskNames(t -> ids.task(t).toString());
     long t0 = 1_700_000_000_000L;
     AttemptKey m0 = s.assign("node1/g0-p0/11", t0 + 1000);

@@ -67,6 +67,12 @@ public final class HamConfig {
   /** Milliseconds to wait for the runner step to exit at job end before killing it. */
   public static final String STEP_EXIT_WAIT_MS = "ham.step.exit.wait.ms";
   public static final long DEFAULT_STEP_EXIT_WAIT_MS = 5_000L;
+  /**
+   * A running attempt is not speculated before it has run this long (and twice the mean
+   * duration of its type's finished tasks): short jobs are not worth a second attempt.
+   */
+  public static final String SPECULATIVE_MIN_MS = "ham.speculative.min.ms";
+  public static final long DEFAULT_SPECULATIVE_MIN_MS = 10_000L;
   /** Keep intermediate data and work directories after the job (debugging). */
   public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
   public static final boolean DEFAULT_KEEP_INTERMEDIATE = false;

@@ -8,6 +8,8 @@ public final class AttemptInfo {
   final AttemptKey key;
   final String runner;
   final long start;
+  /** A second attempt started for a straggling task. */
+  final boolean speculative;
   AttemptState state = AttemptState.RUNNING;
   long finish;
   long lastProgress;
@@ -15,20 +17,21 @@ public final class AttemptInfo {
   float progress;
   String error;
 
-  AttemptInfo(AttemptKey key, String runner, long now) {
+  AttemptInfo(AttemptKey key, String runner, long now, boolean speculative) {
     this.key = key;
     this.runner = runner;
     this.start = now;
+    this.speculative = speculative;
     this.lastProgress = now;
     this.lastContact = now;
   }
 
   /** An immutable copy for readers outside the scheduler's lock. */
   public record Snapshot(AttemptKey key, String runner, AttemptState state, long start,
-      long finish, float progress, String error) {
+      long finish, float progress, String error, boolean speculative) {
   }
 
   Snapshot snapshot() {
-    return new Snapshot(key, runner, state, start, finish, progress, error);
+    return new Snapshot(key, runner, state, start, finish, progress, error, speculative);
   }
 }

@@ -17,7 +17,6 @@ import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
 import org.apache.hadoop.mapred.TaskID;
 import org.apache.hadoop.mapred.TaskStatus;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent.Status;
 import org.apache.hadoop.mapreduce.checkpoint.TaskCheckpointID;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -127,7 +126,8 @@ final class DriverUmbilical extends HamUmbilicalBase {
     AttemptKey key = key(taskId);
     scheduler.succeeded(key, System.currentTimeMillis());
     LOG.info("Attempt {} succeeded", taskId);
-    events.ended(key, Status.SUCCEEDED);
+    events.ended(key);
+    events.ended(scheduler.takeEnded());
   }
 
   private void failed(TaskAttemptID taskId, String message) throws IOException {
@@ -140,7 +140,8 @@ final class DriverUmbilical extends HamUmbilicalBase {
     }
     scheduler.failed(key, message, System.currentTimeMillis());
     LOG.warn("Attempt {} failed: {}", taskId, message);
-    events.ended(key, Status.FAILED);
+    events.ended(key);
+    events.ended(scheduler.takeEnded());
   }
 
   /** The map attempts of this job a reduce's failure report names as unreadable. */
@@ -165,8 +166,8 @@ final class DriverUmbilical extends HamUmbilicalBase {
     LOG.warn("Attempt {} could not read the output of {}; re-running {}", ids.attempt(reduce),
         badMaps.stream().map(k -> ids.attempt(k).toString()).toList(),
         invalidated.stream().map(k -> ids.attempt(k).toString()).toList());
-    events.ended(invalidated, Status.FAILED);
-    events.ended(reduce, Status.KILLED);
+    events.ended(invalidated);
+    events.ended(reduce);
   }
 
   @Override
@@ -202,7 +203,7 @@ final class DriverUmbilical extends HamUmbilicalBase {
   public void preempted(TaskAttemptID taskId, TaskStatus status) throws IOException {
     AttemptKey key = key(taskId);
     scheduler.killed(key, "preempted", System.currentTimeMillis());
-    events.ended(key, Status.KILLED);
+    events.ended(key);
   }
 
   @Override

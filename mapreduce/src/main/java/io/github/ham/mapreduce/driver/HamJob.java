@@ -136,11 +136,7 @@ public final class HamJob extends Thread {
     TaskSplitMetaInfo[] splits = SplitMetaInfoReader.readSplitMetaInfo(id,
         submitDir.getFileSystem(conf), conf, submitDir);
     TaskScheduler s = new TaskScheduler(splits.length, conf.getNumReduceTasks(),
-        new TaskScheduler.Limits(conf.getInt(MRJobConfig.MAP_MAX_ATTEMPTS, 4),
-            conf.getInt(MRJobConfig.REDUCE_MAX_ATTEMPTS, 4),
-            conf.getLong(MRJobConfig.TASK_TIMEOUT, 600_000L),
-            conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS,
-                HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS)));
+        SchedulingPolicy.from(conf));
     s.setTaskNames(t -> ids.task(t).toString());
     events = new JobEvents(s, ids, wakeup);
     counters = new JobCounters(s);
@@ -175,7 +171,8 @@ public final class HamJob extends Thread {
     while (!scheduler.isFinished()) {
       wakeup.await(TICK_MS);
       long now = System.currentTimeMillis();
-      events.ended(scheduler.expire(now), TaskCompletionEvent.Status.FAILED);
+      events.ended(scheduler.expire(now));
+      events.ended(scheduler.takeEnded());
       supervisor.check(now);
       record.writeEvery(() -> statusRecord(state));
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.common.AttemptState;
 
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
@@ -27,12 +28,23 @@ final class JobEvents {
     this.wakeup = wakeup;
   }
 
-  /** Records the completion event of an attempt that just ended, with its error if any. */
-  void ended(AttemptKey key, TaskCompletionEvent.Status status) {
+  /**
+   * Records the completion event of an attempt that just ended, with the state the scheduler
+   * gave it (SUCCEEDED, FAILED or KILLED) and its error if any.
+   */
+  void ended(AttemptKey key) {
     AttemptInfo.Snapshot a = scheduler.attempt(key);
-    if (a != null && a.error() != null) {
+    if (a == null || a.state() == AttemptState.RUNNING) {
+      return;
+    }
+    if (a.error() != null) {
       addDiagnostic(key, a.error());
     }
+    TaskCompletionEvent.Status status = switch (a.state()) {
+      case SUCCEEDED -> TaskCompletionEvent.Status.SUCCEEDED;
+      case FAILED -> TaskCompletionEvent.Status.FAILED;
+      default -> TaskCompletionEvent.Status.KILLED;
+    };
     synchronized (events) {
       events.add(new TaskCompletionEvent(events.size(), ids.attempt(key), key.task().index(),
           key.isMap(), status, ""));
@@ -40,9 +52,9 @@ final class JobEvents {
     wakeup.signal();
   }
 
-  void ended(List<AttemptKey> keys, TaskCompletionEvent.Status status) {
+  void ended(List<AttemptKey> keys) {
     for (AttemptKey key : keys) {
-      ended(key, status);
+      ended(key);
     }
   }
 

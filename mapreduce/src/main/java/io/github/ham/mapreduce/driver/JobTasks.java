@@ -34,7 +34,9 @@ final class JobTasks {
     }
     StringJoiner maps = new StringJoiner(",");
     for (AttemptKey m : succeededMaps) {
-      maps.add(ids.attempt(m).toString());
+      if (m != null) {  // a map that failed within mapreduce.map.failures.maxpercent
+        maps.add(ids.attempt(m).toString());
+      }
     }
     return HamBridge.newReduceTask(jobFile, ids.attempt(key), index, splits.length, user,
         maps.toString());

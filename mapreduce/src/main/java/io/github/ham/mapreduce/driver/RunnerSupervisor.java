@@ -10,7 +10,6 @@ import io.github.ham.mapreduce.driver.slurm.RunnerExit;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +75,7 @@ final class RunnerSupervisor {
     if (!launcher.anyAlive() && !scheduler.isFinished()) {
       launcher.pollExits();
       tracker.allLost();
-      events.ended(scheduler.runnerLostAll("The task runners exited", now), Status.FAILED);
+      events.ended(scheduler.runnerLostAll("The task runners exited", now));
       if (relaunchesUsed >= maxRelaunches) {
         scheduler.stop("The task runners exited " + launcher.launches()
             + " times; last output:\n" + launcher.outputTail());
@@ -98,7 +97,7 @@ final class RunnerSupervisor {
     String name = lost.runnerId() != null ? lost.runnerId() : lost.slot();
     if (lost.runnerId() != null) {
       events.ended(scheduler.runnerLost(lost.runnerId(),
-          "Task runner " + name + " lost: " + lost.reason(), now), Status.FAILED);
+          "Task runner " + name + " lost: " + lost.reason(), now));
     }
     NodeState health = NodeState.UNKNOWN;
     if (lost.node() != null && (lost.expected() || relaunchesUsed < maxRelaunches)) {

@@ -6,34 +6,35 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
+import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.TaskKey;
 
 /**
- * The driver's decisions, free of Hadoop I/O: which task a runner gets next, whether a failed
- * attempt is retried or fails the job, which attempt may commit, and which attempts have
- * timed out. Maps run first; reduces become eligible once every map has succeeded (the
- * direct-read shuffle needs the full map set). Thread-safe.
+ * The driver's decisions, free of Hadoop I/O: which task a runner gets next (maps first;
+ * reduces once every map is done, as the direct-read shuffle needs the full map set; then
+ * speculative attempts for stragglers), whether a failed attempt is retried or fails its task,
+ * whether a failed task fails the job, which attempt may commit, and which attempts have timed
+ * out. As on YARN, an attempt lost with its runner or node ends KILLED and does not use up the
+ * task's attempts; one that fails, times out or whose output is unreadable ends FAILED.
+ * Thread-safe.
  *
  * <p>Long on purpose: every transition of a task and its attempts happens under this one
  * monitor, so the state machine stays in one class rather than in several sharing a lock.
  */
 public final class TaskScheduler {
-  /** Limits the scheduler enforces. */
-  public record Limits(int maxMapAttempts, int maxReduceAttempts, long taskTimeoutMs,
-      long heartbeatTimeoutMs) {
-  }
-
   private enum TaskState { PENDING, RUNNING, SUCCEEDED, FAILED }
 
   private static final class TaskEntry {
     final TaskKey key;
     TaskState state = TaskState.PENDING;
     final List<AttemptInfo> attempts = new ArrayList<>();
+    final List<AttemptInfo> running = new ArrayList<>(1);
     int failedAttempts;
-    AttemptInfo running;
+    boolean speculated;
     AttemptInfo succeeded;
 
     TaskEntry(TaskKey key) {
@@ -41,7 +42,7 @@ public final class TaskScheduler {
     }
   }
 
-  private final Limits limits;
+  private final SchedulingPolicy policy;
   private final TaskEntry[] maps;
   private final TaskEntry[] reduces;
   private final Deque<TaskEntry> pendingMaps = new ArrayDeque<>();
@@ -49,14 +50,21 @@ public final class TaskScheduler {
   private final Map<AttemptKey, AttemptInfo> attempts = new HashMap<>();
   private final List<AttemptInfo> attemptOrder = new ArrayList<>();
   private final CommitArbiter arbiter = new CommitArbiter();
-  private int succeededMaps;
-  private int succeededReduces;
+  private final NodeBlacklist blacklist;
+  /** Attempts the scheduler ended itself (superseded, or of a failed task): for the events. */
+  private final List<AttemptKey> endedByScheduler = new ArrayList<>();
+  private final int[] succeeded = new int[2];
+  /** Tasks that failed within mapreduce.{map,reduce}.failures.maxpercent. */
+  private final int[] failedAllowed = new int[2];
+  private final long[] succeededMillis = new long[2];
   private String failure;
   private boolean stopped;
-  private java.util.function.Function<TaskKey, String> taskNames = TaskKey::toString;
+  private Function<TaskKey, String> taskNames = TaskKey::toString;
 
-  public TaskScheduler(int numMaps, int numReduces, Limits limits) {
-    this.limits = limits;
+  public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy) {
+    this.policy = policy;
+    this.blacklist = new NodeBlacklist(policy.maxTaskFailuresPerNode(),
+        policy.blacklistIgnorePercent());
     maps = new TaskEntry[numMaps];
     reduces = new TaskEntry[numReduces];
     for (int i = 0; i < numMaps; i++) {
@@ -69,37 +77,98 @@ public final class TaskScheduler {
     }
   }
 
+  private static int index(boolean isMap) {
+    return isMap ? 0 : 1;
+  }
+
   /** How tasks are named in failure messages (the driver uses Hadoop's task ids). */
-  public synchronized void setTaskNames(java.util.function.Function<TaskKey, String> names) {
+  public synchronized void setTaskNames(Function<TaskKey, String> names) {
     this.taskNames = names;
   }
 
-  /**
-   * The next attempt for {@code runner}, or null when nothing can run now (ask again later,
-   * or stop when {@link #isFinished()}).
-   */
+  /** The next attempt for a runner that takes any task. */
   public synchronized AttemptKey assign(String runner, long now) {
-    if (isFinished()) {
+    return assign(runner, RunnerKind.ANY, now);
+  }
+
+  /**
+   * The next attempt for {@code runner} (of {@code kind}), or null when nothing can run on it
+   * now (ask again later, or stop when {@link #hasWork}).
+   */
+  public synchronized AttemptKey assign(String runner, RunnerKind kind, long now) {
+    String node = RunnerId.nodeOf(runner);
+    blacklist.seen(node);
+    if (isFinished() || blacklist.excludes(node)) {
       return null;
     }
-    TaskEntry task = pendingMaps.poll();
-    if (task == null && succeededMaps == maps.length) {
+    TaskEntry task = kind.runs(true) ? pendingMaps.poll() : null;
+    if (task == null && kind.runs(false) && mapsDone()) {
       task = pendingReduces.poll();
+    }
+    boolean speculative = false;
+    if (task == null) {
+      task = speculationFor(runner, kind, now);
+      speculative = task != null;
     }
     if (task == null) {
       return null;
     }
     AttemptKey key = new AttemptKey(task.key, task.attempts.size());
-    AttemptInfo info = new AttemptInfo(key, runner, now);
+    AttemptInfo info = new AttemptInfo(key, runner, now, speculative);
     task.attempts.add(info);
-    task.running = info;
+    task.running.add(info);
     task.state = TaskState.RUNNING;
+    task.speculated |= speculative;
     attempts.put(key, info);
     attemptOrder.add(info);
     return key;
   }
 
-  /** True while the attempt is the running attempt of its task (the runner should go on). */
+  private TaskEntry speculationFor(String runner, RunnerKind kind, long now) {
+    for (boolean isMap : new boolean[] {true, false}) {
+      if (!kind.runs(isMap) || !policy.speculative(isMap) || (!isMap && !mapsDone())) {
+        continue;
+      }
+      List<Speculator.Running> candidates = new ArrayList<>();
+      int runningTasks = 0;
+      int speculating = 0;
+      for (TaskEntry t : isMap ? maps : reduces) {
+        if (t.state != TaskState.RUNNING) {
+          continue;
+        }
+        runningTasks++;
+        if (t.running.size() > 1) {
+          speculating++;
+        } else if (t.running.size() == 1 && !t.speculated) {
+          AttemptInfo a = t.running.get(0);
+          candidates.add(new Speculator.Running(t, a.runner, a.start, a.progress));
+        }
+      }
+      int finished = succeeded[index(isMap)];
+      long mean = finished == 0 ? 0 : succeededMillis[index(isMap)] / finished;
+      Object pick = Speculator.pick(candidates, runner, mean, finished, speculating,
+          runningTasks, policy.speculativeCap(), policy.speculativeMinMs(), now);
+      if (pick != null) {
+        return (TaskEntry) pick;
+      }
+    }
+    return null;
+  }
+
+  private boolean mapsDone() {
+    return succeeded[0] + failedAllowed[0] == maps.length;
+  }
+
+  /** Whether tasks a runner of {@code kind} could run are still pending or running. */
+  public synchronized boolean hasWork(RunnerKind kind) {
+    if (isFinished()) {
+      return false;
+    }
+    return (kind.runs(true) && !mapsDone()) || (kind.runs(false)
+        && succeeded[1] + failedAllowed[1] < reduces.length);
+  }
+
+  /** True while the attempt is running and the job goes on (the runner should go on). */
   public synchronized boolean isActive(AttemptKey key) {
     AttemptInfo info = attempts.get(key);
     return info != null && info.state == AttemptState.RUNNING && !stopped;
@@ -107,8 +176,8 @@ public final class TaskScheduler {
 
   /** A status report: counts as progress for mapreduce.task.timeout. */
   public synchronized boolean progress(AttemptKey key, float progress, long now) {
-    AttemptInfo info = attempts.get(key);
-    if (info == null || info.state != AttemptState.RUNNING) {
+    AttemptInfo info = running(key);
+    if (info == null) {
       return false;
     }
     info.lastProgress = now;
@@ -119,83 +188,137 @@ public final class TaskScheduler {
 
   /** A ping without a status: the attempt is alive but not necessarily progressing. */
   public synchronized boolean ping(AttemptKey key, long now) {
-    AttemptInfo info = attempts.get(key);
-    if (info == null || info.state != AttemptState.RUNNING) {
+    AttemptInfo info = running(key);
+    if (info == null) {
       return false;
     }
     info.lastContact = now;
     return true;
   }
 
-  /** Commit arbitration: exactly one attempt of a task may commit. */
-  public synchronized boolean canCommit(AttemptKey key) {
+  private AttemptInfo running(AttemptKey key) {
     AttemptInfo info = attempts.get(key);
-    if (info == null || info.state != AttemptState.RUNNING || stopped) {
-      return false;
-    }
-    return arbiter.canCommit(key.task(), key.attempt());
+    return info != null && info.state == AttemptState.RUNNING ? info : null;
   }
 
+  /** Commit arbitration: exactly one attempt of a task may commit (a speculative race too). */
+  public synchronized boolean canCommit(AttemptKey key) {
+    return running(key) != null && !stopped && arbiter.canCommit(key.task(), key.attempt());
+  }
+
+  /** The attempt succeeded; any other attempt of its task is ended (KILLED, superseded). */
   public synchronized void succeeded(AttemptKey key, long now) {
-    AttemptInfo info = attempts.get(key);
-    if (info == null || info.state != AttemptState.RUNNING) {
+    AttemptInfo info = running(key);
+    if (info == null) {
       return;
     }
     TaskEntry task = entry(key.task());
-    info.state = AttemptState.SUCCEEDED;
-    info.finish = now;
+    finish(info, AttemptState.SUCCEEDED, null, now);
     info.progress = 1.0f;
-    if (task.state == TaskState.SUCCEEDED) {
-      return;
-    }
     task.state = TaskState.SUCCEEDED;
-    task.running = null;
     task.succeeded = info;
-    if (key.isMap()) {
-      succeededMaps++;
-    } else {
-      succeededReduces++;
+    succeeded[index(key.isMap())]++;
+    succeededMillis[index(key.isMap())] += now - info.start;
+    for (AttemptInfo other : List.copyOf(task.running)) {
+      finish(other, AttemptState.KILLED, "Speculation: " + attemptName(key) + " succeeded first",
+          now);
+      endedByScheduler.add(other.key);
     }
   }
 
   /**
-   * The attempt failed: the task is retried, or fails the job once it used up its attempts.
-   * Returns true if the task will be retried.
+   * The attempt failed (its own report, a timeout, unreadable output): counted against the
+   * task's attempts. Returns true if the task will run again.
    */
   public synchronized boolean failed(AttemptKey key, String error, long now) {
-    return end(key, AttemptState.FAILED, error, now);
+    AttemptInfo info = running(key);
+    if (info == null) {
+      return false;
+    }
+    TaskEntry task = entry(key.task());
+    finish(info, AttemptState.FAILED, error, now);
+    blacklist.failed(RunnerId.nodeOf(info.runner));
+    task.failedAttempts++;
+    return afterAttemptEnded(task, error, now);
   }
 
-  /** The attempt was lost without its own failure report (e.g. its runner died). */
+  /**
+   * The attempt was lost without a failure of its own (its runner or node is gone, it was
+   * killed on request): not counted. Returns true if the task will run again.
+   */
   public synchronized boolean killed(AttemptKey key, String error, long now) {
-    return end(key, AttemptState.KILLED, error, now);
+    AttemptInfo info = running(key);
+    if (info == null) {
+      return false;
+    }
+    finish(info, AttemptState.KILLED, error, now);
+    return afterAttemptEnded(entry(key.task()), error, now);
+  }
+
+  private void finish(AttemptInfo info, AttemptState state, String error, long now) {
+    info.state = state;
+    info.finish = now;
+    info.error = error;
+    if (state != AttemptState.SUCCEEDED) {
+      arbiter.release(info.key.task(), info.key.attempt());
+    }
+    entry(info.key.task()).running.remove(info);
+  }
+
+  /** After an attempt ended unsuccessfully: retry the task, fail it, or let the other run. */
+  private boolean afterAttemptEnded(TaskEntry task, String error, long now) {
+    if (task.state != TaskState.RUNNING) {
+      return false;
+    }
+    if (task.failedAttempts >= policy.maxAttempts(task.key.isMap())) {
+      failTask(task, "Task " + taskNames.apply(task.key) + " failed " + task.failedAttempts
+          + " times; last error: " + error, now);
+      return false;
+    }
+    if (task.running.isEmpty()) {
+      task.state = TaskState.PENDING;
+      (task.key.isMap() ? pendingMaps : pendingReduces).addFirst(task);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The task has used up its attempts. Its other attempts end; the job fails unless
+   * mapreduce.{map,reduce}.failures.maxpercent allows this many failed tasks.
+   */
+  private void failTask(TaskEntry task, String message, long now) {
+    task.state = TaskState.FAILED;
+    for (AttemptInfo other : List.copyOf(task.running)) {
+      finish(other, AttemptState.KILLED, "Its task failed: " + message, now);
+      endedByScheduler.add(other.key);
+    }
+    boolean isMap = task.key.isMap();
+    int total = isMap ? maps.length : reduces.length;
+    if ((failedAllowed[index(isMap)] + 1) * 100L <= (long) policy.failuresMaxPercent(isMap)
+        * total) {
+      failedAllowed[index(isMap)]++;
+    } else if (failure == null) {
+      failure = message;
+    }
+  }
+
+  /** Attempts the scheduler ended on its own since the last call (superseded or orphaned). */
+  public synchronized List<AttemptKey> takeEnded() {
+    List<AttemptKey> out = List.copyOf(endedByScheduler);
+    endedByScheduler.clear();
+    return out;
   }
 
   /**
    * A reduce attempt could not read the output of {@code badMaps}: the reduce attempt ends as
-   * KILLED without counting against the reduce's attempts (the fault is the maps'), and each
-   * named map attempt that is still its task's successful attempt is marked FAILED (counting
-   * against the map's attempts) and its task runs again; reduces wait until every map has
-   * succeeded again. Returns the map attempts whose output was declared bad by this call.
+   * KILLED (the fault is the maps'), and each named map attempt that is still its task's
+   * successful attempt is marked FAILED (counted) and its task runs again; reduces wait until
+   * every map has succeeded again. Returns the map attempts invalidated by this call.
    */
   public synchronized List<AttemptKey> mapOutputLost(AttemptKey reduce, List<AttemptKey> badMaps,
       String error, long now) {
     List<AttemptKey> invalidated = new ArrayList<>();
-    AttemptInfo r = attempts.get(reduce);
-    if (r != null && r.state == AttemptState.RUNNING && !reduce.isMap()) {
-      r.state = AttemptState.KILLED;
-      r.finish = now;
-      r.error = error;
-      arbiter.release(reduce.task(), reduce.attempt());
-      TaskEntry task = entry(reduce.task());
-      if (task.running == r) {
-        task.running = null;
-      }
-      if (task.state == TaskState.RUNNING) {
-        task.state = TaskState.PENDING;
-        pendingReduces.addFirst(task);
-      }
-    }
     for (AttemptKey m : badMaps) {
       if (!m.isMap() || m.task().index() < 0 || m.task().index() >= maps.length) {
         continue;
@@ -209,19 +332,17 @@ public final class TaskScheduler {
       info.error = "Map output unreadable by " + attemptName(reduce) + ": " + error;
       arbiter.release(m.task(), m.attempt());
       task.succeeded = null;
-      succeededMaps--;
+      task.state = TaskState.RUNNING;
+      succeeded[0]--;
+      succeededMillis[0] -= info.finish - info.start;
       task.failedAttempts++;
       invalidated.add(m);
-      if (task.failedAttempts >= Math.max(1, limits.maxMapAttempts())) {
-        task.state = TaskState.FAILED;
-        if (failure == null) {
-          failure = "Task " + taskNames.apply(m.task()) + " failed " + task.failedAttempts
-              + " times; last error: " + info.error;
-        }
-      } else {
-        task.state = TaskState.PENDING;
-        pendingMaps.addFirst(task);
-      }
+      afterAttemptEnded(task, info.error, now);
+    }
+    AttemptInfo r = running(reduce);
+    if (r != null && !reduce.isMap()) {
+      finish(r, AttemptState.KILLED, error, now);
+      afterAttemptEnded(entry(reduce.task()), error, now);
     }
     return invalidated;
   }
@@ -232,55 +353,25 @@ public final class TaskScheduler {
     return info == null ? null : info.runner;
   }
 
-  private boolean end(AttemptKey key, AttemptState state, String error, long now) {
-    AttemptInfo info = attempts.get(key);
-    if (info == null || info.state != AttemptState.RUNNING) {
-      return false;
-    }
-    info.state = state;
-    info.finish = now;
-    info.error = error;
-    arbiter.release(key.task(), key.attempt());
-    TaskEntry task = entry(key.task());
-    if (task.running == info) {
-      task.running = null;
-    }
-    if (task.state != TaskState.RUNNING) {
-      return false;
-    }
-    task.failedAttempts++;
-    int max = key.isMap() ? limits.maxMapAttempts() : limits.maxReduceAttempts();
-    if (task.failedAttempts >= Math.max(1, max)) {
-      task.state = TaskState.FAILED;
-      if (failure == null) {
-        failure = "Task " + taskNames.apply(key.task()) + " failed " + task.failedAttempts + " times; last error: "
-            + error;
-      }
-      return false;
-    }
-    task.state = TaskState.PENDING;
-    (key.isMap() ? pendingMaps : pendingReduces).addFirst(task);
-    return true;
-  }
-
   /**
-   * Fails the attempts that made no progress for mapreduce.task.timeout or whose runner
-   * stopped talking for the heartbeat timeout. Returns the attempts failed by this call.
+   * Ends the attempts that made no progress for mapreduce.task.timeout (FAILED, as YARN) or
+   * whose runner stopped talking for the heartbeat timeout (KILLED: lost with their runner).
+   * Returns the attempts ended by this call.
    */
   public synchronized List<AttemptKey> expire(long now) {
     List<AttemptKey> expired = new ArrayList<>();
-    for (AttemptInfo info : new ArrayList<>(attempts.values())) {
+    for (AttemptInfo info : List.copyOf(attempts.values())) {
       if (info.state != AttemptState.RUNNING) {
         continue;
       }
-      long timeout = limits.taskTimeoutMs();
+      long timeout = policy.taskTimeoutMs();
       if (timeout > 0 && now - info.lastProgress > timeout) {
-        failed(info.key, "AttemptID:" + attemptName(info.key) + " Timed out after " + timeout / 1000
-            + " secs", now);
+        failed(info.key, "AttemptID:" + attemptName(info.key) + " Timed out after "
+            + timeout / 1000 + " secs", now);
         expired.add(info.key);
-      } else if (limits.heartbeatTimeoutMs() > 0
-          && now - info.lastContact > limits.heartbeatTimeoutMs()) {
-        failed(info.key, "Lost contact with the attempt on " + info.runner + " for "
+      } else if (policy.heartbeatTimeoutMs() > 0
+          && now - info.lastContact > policy.heartbeatTimeoutMs()) {
+        killed(info.key, "Lost contact with the attempt on " + info.runner + " for "
             + (now - info.lastContact) / 1000 + " secs", now);
         expired.add(info.key);
       }
@@ -288,28 +379,21 @@ public final class TaskScheduler {
     return expired;
   }
 
-  /** Fails every running attempt of a runner that is known to be gone. */
+  /** Kills every running attempt of a runner that is known to be gone (KILLED, not counted). */
   public synchronized List<AttemptKey> runnerLost(String runner, String why, long now) {
     List<AttemptKey> lost = new ArrayList<>();
-    for (AttemptInfo info : new ArrayList<>(attempts.values())) {
-      if (info.state == AttemptState.RUNNING && info.runner.equals(runner)) {
-        failed(info.key, why, now);
+    for (AttemptInfo info : List.copyOf(attempts.values())) {
+      if (info.state == AttemptState.RUNNING && (runner == null || info.runner.equals(runner))) {
+        killed(info.key, why, now);
         lost.add(info.key);
       }
     }
     return lost;
   }
 
-  /** Fails every running attempt (all runners are gone). */
+  /** Kills every running attempt (all runners are gone). */
   public synchronized List<AttemptKey> runnerLostAll(String why, long now) {
-    List<AttemptKey> lost = new ArrayList<>();
-    for (AttemptInfo info : new ArrayList<>(attempts.values())) {
-      if (info.state == AttemptState.RUNNING) {
-        failed(info.key, why, now);
-        lost.add(info.key);
-      }
-    }
-    return lost;
+    return runnerLost(null, why, now);
   }
 
   /** Stops the job (kill or fatal error): nothing is assigned any more. */
@@ -321,7 +405,7 @@ public final class TaskScheduler {
   }
 
   public synchronized boolean isSucceeded() {
-    return succeededMaps == maps.length && succeededReduces == reduces.length;
+    return failure == null && mapsDone() && succeeded[1] + failedAllowed[1] == reduces.length;
   }
 
   public synchronized boolean isFailed() {
@@ -337,17 +421,12 @@ public final class TaskScheduler {
     return failure;
   }
 
-  public synchronized int runningAttempts() {
-    int n = 0;
-    for (AttemptInfo info : attempts.values()) {
-      if (info.state == AttemptState.RUNNING) {
-        n++;
-      }
-    }
-    return n;
+  /** The nodes that get no more tasks (too many failed attempts there). */
+  public synchronized java.util.Set<String> blacklistedNodes() {
+    return blacklist.blacklisted();
   }
 
-  /** The attempt that succeeded for each map, in map order (null where none yet). */
+  /** The attempt that succeeded for each map, in map order (null where none). */
   public synchronized AttemptKey[] succeededMaps() {
     AttemptKey[] out = new AttemptKey[maps.length];
     for (int i = 0; i < maps.length; i++) {
@@ -356,26 +435,35 @@ public final class TaskScheduler {
     return out;
   }
 
-  /** Task counts for the status record: total, completed, failed (attempts), running. */
+  /**
+   * Counts for the status record and the counters: tasks (total, completed, failed for good,
+   * running) and attempts (launched, failed, killed), and the progress of the phase.
+   */
   public record Counts(int total, int completed, int failedAttempts, int running,
-      int launched, int killedAttempts, float progress) {
+      int launched, int killedAttempts, float progress, int failedTasks) {
   }
 
   public synchronized Counts counts(boolean isMap) {
     TaskEntry[] tasks = isMap ? maps : reduces;
-    int completed = 0;
     int running = 0;
     int failed = 0;
     int killed = 0;
     int launched = 0;
+    int failedTasks = 0;
     float progress = 0;
     for (TaskEntry t : tasks) {
       if (t.state == TaskState.SUCCEEDED) {
-        completed++;
         progress += 1.0f;
-      } else if (t.running != null) {
+      } else if (t.state == TaskState.FAILED) {
+        failedTasks++;
+        progress += 1.0f;
+      } else if (!t.running.isEmpty()) {
         running++;
-        progress += t.running.progress;
+        float best = 0;
+        for (AttemptInfo a : t.running) {
+          best = Math.max(best, a.progress);
+        }
+        progress += best;
       }
       for (AttemptInfo a : t.attempts) {
         launched++;
@@ -386,12 +474,14 @@ public final class TaskScheduler {
         }
       }
     }
-    float fraction = tasks.length == 0 ? (isSucceeded() || isMap ? 1.0f : 0.0f)
-        : progress / tasks.length;
-    if (tasks.length == 0 && !isMap) {
-      fraction = succeededMaps == maps.length ? 1.0f : 0.0f;
+    float fraction;
+    if (tasks.length > 0) {
+      fraction = progress / tasks.length;
+    } else {
+      fraction = isMap || mapsDone() ? 1.0f : 0.0f;
     }
-    return new Counts(tasks.length, completed, failed, running, launched, killed, fraction);
+    return new Counts(tasks.length, succeeded[index(isMap)], failed, running, launched, killed,
+        fraction, failedTasks);
   }
 
   public synchronized List<AttemptInfo.Snapshot> attempts() {

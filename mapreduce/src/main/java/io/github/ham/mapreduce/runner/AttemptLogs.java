@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import io.github.ham.mapreduce.common.JobDirs;
 
 import org.apache.log4j.FileAppender;
+import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.apache.log4j.PatternLayout;
 
@@ -24,6 +25,7 @@ final class AttemptLogs implements AutoCloseable {
   private final PrintStream err;
   private final FileAppender appender;
   private final File stderrFile;
+  private final Level savedLevel = Logger.getRootLogger().getLevel();
 
   AttemptLogs(JobDirs dirs, String attemptId, String host) throws IOException {
     File dir = dirs.logs();
@@ -60,8 +62,17 @@ final class AttemptLogs implements AutoCloseable {
     }
   }
 
+  /**
+   * The attempt logs at the task's level (mapreduce.{map,reduce}.log.level), as a YARN
+   * container's log4j root logger does; the runner's level comes back at close.
+   */
+  void useLevel(String level) {
+    Logger.getRootLogger().setLevel(Level.toLevel(level, Level.INFO));
+  }
+
   @Override
   public void close() {
+    Logger.getRootLogger().setLevel(savedLevel);
     System.setOut(savedOut);
     System.setErr(savedErr);
     Logger.getRootLogger().removeAppender(appender);

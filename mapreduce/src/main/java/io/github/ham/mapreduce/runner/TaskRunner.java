@@ -111,7 +111,6 @@ public final class TaskRunner {
   }
 
   private static int run(String driverHost, int port, JobID jobId) throws Exception {
-    configureConsoleLogging();
     JobConf conf = new JobConf();
     // Give up on an unreachable driver quickly: the runner must exit within ~10-20 s.
     conf.setInt("ipc.client.connect.max.retries", 1);
@@ -148,16 +147,6 @@ public final class TaskRunner {
       }
     } finally {
       RPC.stopProxy(umbilical);
-    }
-  }
-
-  private static void configureConsoleLogging() {
-    org.apache.log4j.Logger root = org.apache.log4j.Logger.getRootLogger();
-    if (!root.getAllAppenders().hasMoreElements()) {
-      root.addAppender(new org.apache.log4j.ConsoleAppender(
-          new org.apache.log4j.PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
-          org.apache.log4j.ConsoleAppender.SYSTEM_ERR));
-      root.setLevel(org.apache.log4j.Level.INFO);
     }
   }
 
@@ -207,6 +196,8 @@ public final class TaskRunner {
       RunnerJob shared = jobOf(task);
       Thread.currentThread().setContextClassLoader(shared.classLoader());
       JobConf job = shared.newTaskConf();
+      logs.useLevel(job.get(task.isMapTask() ? MRJobConfig.MAP_LOG_LEVEL
+          : MRJobConfig.REDUCE_LOG_LEVEL, "INFO"));
       mapFiles = configure(job, task, shared.resources(), shared.jobXmlWriter());
       taskConf = job;
       if (mapFiles != null && job.getBoolean(HamConfig.PRECHECK_MAP_OUTPUT,
@@ -358,6 +349,9 @@ public final class TaskRunner {
     if (task instanceof ReduceTask) {
       mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job);
       ((ReduceTask) task).setLocalMapFiles(mapFiles);
+      // The shuffle waits for mapreduce.job.maps outputs: only those that exist (maps failed
+      // within mapreduce.map.failures.maxpercent have none), as YARN reduces skip failed maps.
+      job.setNumMapTasks(mapFiles.size());
     }
     // The task's job.xml in its working directory, as YarnChild writes it (with the job's
     // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).

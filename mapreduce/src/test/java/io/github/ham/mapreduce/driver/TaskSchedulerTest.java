@@ -16,7 +16,7 @@ import io.github.ham.mapreduce.common.TaskKey;
 
 class TaskSchedulerTest {
   private static TaskScheduler scheduler(int maps, int reduces) {
-    return new TaskScheduler(maps, reduces, new TaskScheduler.Limits(2, 2, 1000, 5000));
+    return new TaskScheduler(maps, reduces, SchedulingPolicy.basic(2, 1000, 5000));
   }
 
   @Test
@@ -97,20 +97,127 @@ class TaskSchedulerTest {
 
   @Test
   void heartbeatLossFailsAttempt() {
-    TaskScheduler s = new TaskScheduler(1, 0, new TaskScheduler.Limits(4, 4, 0, 100));
+    TaskScheduler s = new TaskScheduler(1, 0, SchedulingPolicy.basic(1, 0, 100));
     AttemptKey a = s.assign("a", 0);
     assertEquals(List.of(a), s.expire(500));
-    assertNotNull(s.assign("b", 500), "retried on another runner");
+    assertEquals(AttemptState.KILLED, s.attempt(a).state(), "lost with its runner, as YARN");
+    assertNotNull(s.assign("b", 500), "retried, although one attempt is all the task has");
   }
 
   @Test
-  void runnerLostFailsItsAttemptsOnly() {
+  void runnerLostKillsItsAttemptsOnlyAndTheyDoNotCount() {
     TaskScheduler s = scheduler(2, 0);
     AttemptKey a = s.assign("node1/r0", 0);
     AttemptKey b = s.assign("node2/r0", 0);
     assertEquals(List.of(a), s.runnerLost("node1/r0", "gone", 1));
     assertTrue(s.isActive(b));
     assertEquals("gone", s.attempt(a).error());
+    assertEquals(AttemptState.KILLED, s.attempt(a).state());
+    // Lost again and again (2 attempts allowed): the task is still retried.
+    AttemptKey a1 = s.assign("node3/r0", 2);
+    s.runnerLost("node3/r0", "gone", 3);
+    AttemptKey a2 = s.assign("node3/r1", 4);
+    assertEquals(a.task(), a2.task());
+    assertEquals(2, a2.attempt());
+    assertEquals(AttemptState.KILLED, s.attempt(a1).state());
+    assertEquals(0, s.counts(true).failedAttempts());
+    assertEquals(2, s.counts(true).killedAttempts());
+  }
+
+  @Test
+  void failuresWithinMaxPercentLetTheJobSucceed() {
+    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0);
+    TaskScheduler s = new TaskScheduler(4, 1, p);
+    AttemptKey[] m = new AttemptKey[4];
+    for (int i = 0; i < 4; i++) {
+      m[i] = s.assign("r" + i, 0);
+    }
+    assertFalse(s.failed(m[0], "bad record", 1));
+    assertFalse(s.isFailed(), "one map of four is within 25%");
+    for (int i = 1; i < 4; i++) {
+      s.succeeded(m[i], 2);
+    }
+    AttemptKey r = s.assign("r0", 3);
+    assertNotNull(r, "the reduce runs without the failed map");
+    assertNull(s.succeededMaps()[0]);
+    s.succeeded(r, 4);
+    assertTrue(s.isSucceeded());
+    assertEquals(1, s.counts(true).failedTasks());
+  }
+
+  @Test
+  void failuresBeyondMaxPercentFailTheJob() {
+    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0);
+    TaskScheduler s = new TaskScheduler(4, 0, p);
+    AttemptKey a = s.assign("r0", 0);
+    AttemptKey b = s.assign("r1", 0);
+    s.failed(a, "one", 1);
+    s.failed(b, "two", 1);
+    assertTrue(s.isFailed());
+    assertTrue(s.failure().contains("two"));
+  }
+
+  @Test
+  void aNodeWithTooManyFailuresGetsNoMoreTasks() {
+    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 2, 50, false, false, 0.1, 0);
+    TaskScheduler s = new TaskScheduler(3, 0, p);
+    s.assign("node2/g0-p0/2", 0);
+    s.assign("node3/g0-p0/3", 0);
+    s.failed(s.assign("node1/g0-p0/1", 0), "x", 1);
+    s.failed(s.assign("node1/g0-p0/1", 1), "x", 2);
+    assertEquals(java.util.Set.of("node1"), s.blacklistedNodes());
+    assertNull(s.assign("node1/g0-p1/9", 3), "node1 is blacklisted (1 of 3 nodes <= 50%)");
+    assertNotNull(new TaskScheduler(1, 0, p).assign("node1/g0-p0/1", 0));
+  }
+
+  @Test
+  void blacklistingIsIgnoredWhenItWouldExcludeTooManyNodes() {
+    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 1, 33, false, false, 0.1, 0);
+    TaskScheduler s = new TaskScheduler(2, 0, p);
+    s.assign("node2/g0-p0/2", 0);
+    s.failed(s.assign("node1/g0-p0/1", 0), "x", 1);
+    assertEquals(java.util.Set.of("node1"), s.blacklistedNodes());
+    assertNotNull(s.assign("node1/g0-p0/1", 2), "1 of 2 nodes is over 33%: ignored, as YARN");
+  }
+
+  @Test
+  void aStragglerGetsASpeculativeAttemptAndTheFirstToFinishWins() {
+    SchedulingPolicy p = new SchedulingPolicy(4, 4, 0, 0, 0, 0, 0, 33, true, true, 0.1, 1000);
+    TaskScheduler s = new TaskScheduler(3, 0, p);
+    AttemptKey slow = s.assign("node1/a", 0);
+    AttemptKey m1 = s.assign("node2/b", 0);
+    AttemptKey m2 = s.assign("node3/c", 0);
+    s.succeeded(m1, 500);
+    s.succeeded(m2, 700);
+    assertNull(s.assign("node2/b", 800), "too early: under the 1 s floor");
+    s.progress(slow, 0.05f, 1200);
+    AttemptKey spec = s.assign("node2/b", 1500);
+    assertNotNull(spec, "5% done after 1.5 s, where others took 0.6 s: speculate");
+    assertEquals(slow.task(), spec.task());
+    assertTrue(s.attempt(spec).speculative());
+    assertNull(s.assign("node3/c", 1600), "one speculative attempt per task");
+    assertTrue(s.canCommit(spec));
+    assertFalse(s.canCommit(slow), "the first to ask commits");
+    s.succeeded(spec, 2000);
+    assertEquals(List.of(slow), s.takeEnded());
+    assertEquals(AttemptState.KILLED, s.attempt(slow).state());
+    assertTrue(s.attempt(slow).error().startsWith("Speculation: "));
+    assertTrue(s.isSucceeded());
+    assertEquals(0, s.counts(true).failedAttempts());
+  }
+
+  @Test
+  void runnerKindsTakeTheirTasksOnly() {
+    TaskScheduler s = scheduler(1, 1);
+    assertNull(s.assign("r", RunnerKind.REDUCE, 0), "reduces wait for the maps");
+    AttemptKey m = s.assign("m", RunnerKind.MAP, 0);
+    assertTrue(m.isMap());
+    assertTrue(s.hasWork(RunnerKind.MAP));
+    s.succeeded(m, 1);
+    assertFalse(s.hasWork(RunnerKind.MAP), "map runners may go");
+    assertNull(s.assign("m", RunnerKind.MAP, 2));
+    assertTrue(s.hasWork(RunnerKind.REDUCE));
+    assertFalse(s.assign("r", RunnerKind.REDUCE, 2).isMap());
   }
 
   @Test

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RunnerLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerLauncher.class);
+  /** The runners' log4j configuration, a resource of the HAM jar. */
+  static final String RUNNER_LOG4J = "ham-runner-log4j.properties";
   /** Runs in each srun task: a private working directory per runner, then the JVM. */
   static final String RUNNER_SHELL =
       "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
@@ -89,6 +91,8 @@ public final class RunnerLauncher {
     List<String> cmd = new ArrayList<>();
     cmd.add(conf.getTrimmed(HamConfig.RUNNER_JAVA,
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+    // The runners' own logging, not the client's log4j.properties from the job's conf dir.
+    cmd.add("-Dlog4j.configuration=" + RUNNER_LOG4J);
     for (String opt : conf.get(HamConfig.RUNNER_JAVA_OPTS, HamConfig.DEFAULT_RUNNER_JAVA_OPTS)
         .trim().split("\\s+")) {
       if (!opt.isEmpty()) {
