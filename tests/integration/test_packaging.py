@@ -18,6 +18,6 @@ def test_wheel_contains_package_and_templates(tmp_path):
     for template in ("site.xml.j2", "sbatch.sh.j2", "hadoop-shim.sh.j2", "log4j.properties.j2",
                      "modulefile.lua.j2", "modulefile.tcl.j2"):
         assert f"ham/templates/{template}" in names
-    assert "ham/cli/main.py" in names and "ham/slurm/cli.py" in names
+    assert {"ham/cli/main.py", "ham/slurm.py", "ham/contract.py", "ham/settle.py"} <= names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "ham = ham.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
