@@ -27,6 +27,7 @@ SUBCOMMANDS = {
     "version": "org.apache.hadoop.util.VersionInfo",
     "classpath": "org.apache.hadoop.util.Classpath",
     "distcp": "org.apache.hadoop.tools.DistCp",
+    "job": "org.apache.hadoop.mapred.JobClient",  # `mapred job`, `hadoop job`
 }
 
 

@@ -73,9 +73,11 @@ def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log
         path = jobdir.conf / name
         path.write_text(text)
         os.chmod(path, 0o600)
-    shim = jobdir.bin / "hadoop"
-    shim.write_text(render.render("hadoop-shim.sh.j2", python=sys.executable))
-    os.chmod(shim, 0o700)
+    # `mapred job|classpath|version` are `hadoop`'s job, classpath and version.
+    for name in ("hadoop", "mapred"):
+        shim = jobdir.bin / name
+        shim.write_text(render.render("hadoop-shim.sh.j2", python=sys.executable))
+        os.chmod(shim, 0o700)
 
 
 def job_environment(env: Mapping[str, str], jobdir: JobDir, hadoop: Hadoop,

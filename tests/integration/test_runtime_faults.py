@@ -105,8 +105,9 @@ def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
     (d / "shared").mkdir()
     r = ham_run(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.map.maxattempts=2"))
     assert r.returncode != 0
-    # The job's error and the mapper's own message (its stderr's last line) end the output.
-    tail = r.stderr.splitlines()[-2:]
+    # The job's error and the mapper's own message (its stderr's last line) end ham's output
+    # (salloc's own goodbye comes after it).
+    tail = [line for line in r.stderr.splitlines() if not line.startswith("salloc:")][-2:]
     assert re.match(r"ham: ERROR: job_\S+ FAILED: Task task_\S+_m_\d+ failed 2 times; last error: ",
                     tail[0]), tail
     assert tail[1].endswith("the failed attempt's stderr ends: this mapper always fails"), tail

@@ -73,8 +73,13 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     job_dir = SPANK_ROOT / getpass.getuser() / job_id
     try:
         # Maps 1 and 2 wrote their output to the shared file system; map 0 is held.
-        wait_for(lambda: len(list(job_dir.glob("jobs/*/intermediate/attempt_*/file.out"))) >= 2,
-                 180, "two map outputs")
+        try:
+            wait_for(lambda: len(list(job_dir.glob("jobs/*/intermediate/attempt_*/file.out")))
+                     >= 2, 180, "two map outputs")
+        except AssertionError as e:
+            queue = subprocess.run(["squeue", "-a"], env=cluster, capture_output=True, text=True)
+            output = (d / "job.out").read_text()[-3000:] if (d / "job.out").exists() else ""
+            raise AssertionError(f"{e}\n{queue.stdout}\n{output}") from None
         assert list((job_dir / "staging").rglob("job.xml"))
         assert list(job_dir.glob("jobs/*/work/*"))
         subprocess.run(["scancel", "--full", "--signal=KILL", job_id], env=cluster, check=True)

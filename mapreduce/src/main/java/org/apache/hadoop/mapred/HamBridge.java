@@ -56,9 +56,9 @@ public final class HamBridge {
   /** A JobStatus with the fields the client prints. */
   public static JobStatus jobStatus(JobID id, float setup, float map, float reduce,
       float cleanup, int runState, String user, String name, String jobFile, long start,
-      long finish, String failureInfo) {
+      long finish, String failureInfo, String trackingUrl) {
     JobStatus status = new JobStatus(id, setup, map, reduce, cleanup, runState,
-        JobPriority.NORMAL, user, name, jobFile, "");
+        JobPriority.NORMAL, user, name, jobFile, trackingUrl);
     status.setStartTime(start);
     if (finish > 0) {
       status.setFinishTime(finish);

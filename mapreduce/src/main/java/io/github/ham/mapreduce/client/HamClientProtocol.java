@@ -1,11 +1,14 @@
 package io.github.ham.mapreduce.client;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.HamJob;
 
 import org.apache.hadoop.conf.Configuration;
@@ -13,6 +16,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.ProtocolSignature;
+import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapreduce.ClusterMetrics;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobID;
@@ -34,15 +38,24 @@ import org.apache.hadoop.security.authorize.AccessControlList;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.mapreduce.Cluster.JobTrackerStatus;
 
-/** The client side of HAM in the {@code hadoop jar} JVM: submits jobs to in-process drivers. */
-public class HamClientProtocol implements ClientProtocol {
+/**
+ * The client side of HAM, in any JVM with mapreduce.framework.name=ham: submits jobs to a
+ * driver in this JVM, and answers for the user's jobs wherever they run: this JVM's drivers
+ * directly, other running drivers over their IPC (found through the user's job directories),
+ * and ended jobs from their status records (see {@link JobFinder}).
+ */
+public class HamClientProtocol implements ClientProtocol, Closeable {
   private static final AtomicInteger NEXT_ID = new AtomicInteger();
   private static final String CLUSTER_ID = Long.toString(System.currentTimeMillis());
   private static final Map<String, HamJob> JOBS = new ConcurrentHashMap<>();
   private final Configuration conf;
+  private final JobFinder finder;
+  /** Connections to other JVMs' drivers, closed with this client. */
+  private final Map<String, DriverControl> remote = new ConcurrentHashMap<>();
 
   public HamClientProtocol(Configuration conf) {
     this.conf = conf;
+    this.finder = new JobFinder(conf);
   }
 
   @Override
@@ -76,44 +89,63 @@ public class HamClientProtocol implements ClientProtocol {
     return job.status();
   }
 
-  private HamJob job(JobID id) throws IOException {
-    HamJob job = JOBS.get(String.valueOf(id));
-    if (job == null) {
-      throw new IOException("Unknown job " + id);
+  /** The job, wherever it runs or ran; null if the user has no such job. */
+  private DriverControl control(JobID id) throws IOException {
+    HamJob local = JOBS.get(String.valueOf(id));
+    if (local != null) {
+      return local.control() != null ? local.control() : new Preparing(local);
     }
-    return job;
+    DriverControl open = remote.get(String.valueOf(id));
+    if (open != null) {
+      return open;
+    }
+    JobDirs dirs = finder.find(String.valueOf(id));
+    DriverControl found = dirs == null ? null : finder.open(dirs);
+    if (found != null && !(found instanceof RecordedJob)) {
+      remote.put(String.valueOf(id), found);
+    }
+    return found;
+  }
+
+  private DriverControl required(JobID id) throws IOException {
+    DriverControl c = control(id);
+    if (c == null) {
+      throw new IOException("Unknown job " + id + " (HAM finds the jobs of the user under "
+          + "the parent of " + HamConfig.JOB_DIR + ")");
+    }
+    return c;
   }
 
   @Override
-  public JobStatus getJobStatus(JobID jobid) {
-    HamJob job = JOBS.get(String.valueOf(jobid));
-    return job == null ? null : job.status();
+  public JobStatus getJobStatus(JobID jobid) throws IOException {
+    DriverControl c = control(jobid);
+    return c == null ? null : c.getJobStatus();
   }
 
   @Override
   public Counters getJobCounters(JobID jobid) throws IOException {
-    return new Counters(job(jobid).counters());
+    return required(jobid).getJobCounters();
   }
 
   @Override
   public TaskCompletionEvent[] getTaskCompletionEvents(JobID jobid, int fromEventId,
       int maxEvents) throws IOException {
-    return job(jobid).events(fromEventId, maxEvents);
+    return required(jobid).getTaskCompletionEvents(fromEventId, maxEvents);
   }
 
   @Override
   public String[] getTaskDiagnostics(TaskAttemptID taskId) throws IOException {
-    return job(taskId.getJobID()).diagnostics(taskId);
+    return required(taskId.getJobID()).getTaskDiagnostics(taskId);
   }
 
   @Override
   public void killJob(JobID jobid) throws IOException {
-    job(jobid).kill();
+    required(jobid).killJob();
   }
 
   @Override
-  public boolean killTask(TaskAttemptID taskId, boolean shouldFail) {
-    return false;
+  public boolean killTask(TaskAttemptID taskId, boolean shouldFail) throws IOException {
+    return required(taskId.getJobID()).killTask(taskId, shouldFail);
   }
 
   @Override
@@ -122,8 +154,8 @@ public class HamClientProtocol implements ClientProtocol {
   }
 
   @Override
-  public TaskReport[] getTaskReports(JobID jobid, TaskType type) {
-    return new TaskReport[0];
+  public TaskReport[] getTaskReports(JobID jobid, TaskType type) throws IOException {
+    return required(jobid).getTaskReports(type);
   }
 
   @Override
@@ -131,9 +163,29 @@ public class HamClientProtocol implements ClientProtocol {
     return FileSystem.get(conf).getUri().toString();
   }
 
+  /** This JVM's jobs, and every job of the user found in the job directories. */
   @Override
-  public JobStatus[] getAllJobs() {
-    return JOBS.values().stream().map(HamJob::status).toArray(JobStatus[]::new);
+  public JobStatus[] getAllJobs() throws IOException {
+    Map<String, JobStatus> all = new java.util.LinkedHashMap<>();
+    for (JobDirs dirs : finder.all()) {
+      JobStatus status = getJobStatus(JobID.forName(dirs.root().getName()));
+      if (status != null) {
+        all.put(dirs.root().getName(), status);
+      }
+    }
+    for (HamJob job : JOBS.values()) {
+      JobStatus status = job.status();
+      all.put(status.getJobID().toString(), status);
+    }
+    return all.values().toArray(new JobStatus[0]);
+  }
+
+  @Override
+  public void close() {
+    for (DriverControl c : remote.values()) {
+      RPC.stopProxy(c);
+    }
+    remote.clear();
   }
 
   @Override
@@ -238,7 +290,10 @@ public class HamClientProtocol implements ClientProtocol {
   }
 
   @Override
-  public LogParams getLogFileParams(JobID jobID, TaskAttemptID taskAttemptID) {
-    throw new UnsupportedOperationException("Logs are in <ham.job.dir>/jobs/<jobid>/logs");
+  public LogParams getLogFileParams(JobID jobID, TaskAttemptID taskAttemptID)
+      throws IOException {
+    // YARN's log CLI reads aggregated container logs, which HAM does not write.
+    throw new IOException("HAM keeps task logs in the job directory: run `ham logs <slurm job "
+        + "id> [--attempt ID]` (or read <job dir>/jobs/" + jobID + "/logs/)");
   }
 }

@@ -27,6 +27,9 @@ public class HamClientProtocolProvider extends ClientProtocolProvider {
 
   @Override
   public void close(ClientProtocol clientProtocol) {
-    // Jobs keep running until they reach a final state; nothing to close.
+    // Jobs keep running until they reach a final state; only connections to drivers close.
+    if (clientProtocol instanceof HamClientProtocol ham) {
+      ham.close();
+    }
   }
 }

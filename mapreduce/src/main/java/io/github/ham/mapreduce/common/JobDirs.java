@@ -16,6 +16,10 @@ public final class JobDirs {
   public static final String INTERMEDIATE_DIR = "intermediate";
   public static final String WORK = "work";
   public static final String STATUS = "status.json";
+  /** The job's configuration (a copy of the staged job.xml, kept after the job). */
+  public static final String JOB_CONF = "job.xml";
+  /** How other processes of the user reach the running driver ({@link ControlFile}). */
+  public static final String CONTROL = "control";
   /** What goes when the job ends (unless ham.keep.intermediate): map outputs, runner dirs. */
   public static final List<String> INTERMEDIATE = List.of(INTERMEDIATE_DIR, WORK);
 
@@ -62,6 +66,14 @@ public final class JobDirs {
 
   public File status() {
     return new File(root, STATUS);
+  }
+
+  public File jobConf() {
+    return new File(root, JOB_CONF);
+  }
+
+  public File control() {
+    return new File(root, CONTROL);
   }
 
   public File attemptLog(String attemptId, String host, String suffix) {

@@ -36,6 +36,7 @@ final class DriverUmbilical extends HamUmbilicalBase {
   private final JobEvents events;
   private final JobCounters counters;
   private final AttemptIds ids;
+  private final String jobIdentity;
 
   DriverUmbilical(TaskScheduler scheduler, RunnerTracker runners, JobTasks tasks,
       JobEvents events, JobCounters counters, AttemptIds ids) {
@@ -45,14 +46,18 @@ final class DriverUmbilical extends HamUmbilicalBase {
     this.events = events;
     this.counters = counters;
     this.ids = ids;
+    this.jobIdentity = ids.job().toString();
   }
 
-  private static void authorize() throws IOException {
+  /** Only runners, holding the job token (not a client token), may call. */
+  private void authorize() throws IOException {
     UserGroupInformation caller = Server.getRemoteUser();
-    if (caller != null && caller.getAuthenticationMethod()
-        != UserGroupInformation.AuthenticationMethod.TOKEN) {
+    if (caller != null && (caller.getAuthenticationMethod()
+        != UserGroupInformation.AuthenticationMethod.TOKEN
+        || !caller.getUserName().equals(jobIdentity))) {
       throw new AccessControlException("HAM umbilical: job token authentication required, got "
-          + caller.getAuthenticationMethod() + " from " + Server.getRemoteAddress());
+          + caller.getAuthenticationMethod() + " as " + caller.getUserName() + " from "
+          + Server.getRemoteAddress());
     }
   }
 

@@ -3,6 +3,7 @@ package io.github.ham.mapreduce.driver;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,7 @@ public final class HamJob extends Thread {
   private volatile JobOutput output;
   private volatile RunnerSupervisor supervisor;
   private volatile RunnerLauncher launcher;
+  private volatile JobControl control;
   private UmbilicalServer server;
   private Thread shutdownHook;
 
@@ -111,6 +113,9 @@ public final class HamJob extends Thread {
       setupProgress = 1.0f;
       state = JobStatus.State.RUNNING;
       startRunners();
+      // At once, not at the next tick: if this JVM is killed outright, whoever settles the job
+      // needs to know its output directory and the runners' step.
+      record.write(statusRecord(state));
       supervise();
       if (scheduler.isSucceeded() && !killed) {
         output.commit();
@@ -143,10 +148,16 @@ public final class HamJob extends Thread {
     output = new JobOutput(conf, id);
     Files.createDirectories(dirs.logs().toPath());
     Files.createDirectories(dirs.intermediate().toPath());
+    // Kept after the job (the staging copy is not): what ran, for `mapred job -status` later.
+    Files.copy(new File(jobFile()).toPath(), dirs.jobConf().toPath(),
+        StandardCopyOption.REPLACE_EXISTING);
     new JobResources(conf, dirs).unpack();
     RunnerTracker tracker = new RunnerTracker();
+    JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
+        UmbilicalServer.clientIdentity(id));
     server = UmbilicalServer.start(conf, id, credentials, new DriverUmbilical(s, tracker,
-        new JobTasks(jobFile(), splits, user, ids), events, counters, ids));
+        new JobTasks(jobFile(), splits, user, ids), events, counters, ids), jobControl);
+    server.controlFile().write(dirs.control());
     Map<String, String> env = new LinkedHashMap<>();
     env.put(HamConfig.ENV_JOB_TOKEN, server.encodedToken());
     env.put(HamConfig.ENV_JOB_RUNTIME_DIR, dirs.root().getAbsolutePath());
@@ -157,6 +168,7 @@ public final class HamJob extends Thread {
     launcher = new RunnerLauncher(conf, dirs, server.host(), server.port(), id.toString(), env);
     supervisor = new RunnerSupervisor(conf, launcher, tracker, s, events);
     scheduler = s;
+    control = jobControl;
     record.write(statusRecord(state));
   }
 
@@ -185,6 +197,11 @@ public final class HamJob extends Thread {
   private void abort() {
     if (supervisor != null) {
       supervisor.kill();
+    }
+    TaskScheduler s = scheduler;
+    if (s != null) {
+      // As YARN ends a failed or killed job's attempts: the record shows none still running.
+      s.killRunning(killed ? "Job killed" : "Job failed", System.currentTimeMillis());
     }
     if (output != null) {
       output.abort(killed);
@@ -216,6 +233,7 @@ public final class HamJob extends Thread {
 
   /** Map outputs and runner work directories go when the job ends (logs and status stay). */
   private void deleteIntermediate() {
+    dirs.control().delete();
     if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, HamConfig.DEFAULT_KEEP_INTERMEDIATE)) {
       FileUtil.fullyDelete(dirs.intermediate());
       FileUtil.fullyDelete(dirs.work());
@@ -266,22 +284,27 @@ public final class HamJob extends Thread {
     float reduce = s == null ? 0 : s.counts(false).progress();
     return HamBridge.jobStatus(id, setupProgress, map, reduce, cleanupProgress,
         state.getValue(), user, conf.getJobName(), jobFile(), startTime, finishTime,
-        failureInfo);
+        failureInfo, trackingUrl());
   }
 
-  public Counters counters() {
+  /**
+   * What the client prints as "The url to track the job": there is no web UI, so the commands
+   * that follow the job.
+   */
+  private String trackingUrl() {
+    String slurmJob = System.getenv("SLURM_JOB_ID");
+    return (slurmJob == null ? "" : "`ham status " + slurmJob + "` or ")
+        + "`mapred job -status " + id + "`";
+  }
+
+  /** The job for clients in this JVM; null until the job is prepared (see {@link #status}). */
+  public JobControl control() {
+    return control;
+  }
+
+  private Counters counters() {
     JobCounters c = counters;
     return c == null ? new Counters() : c.total();
-  }
-
-  public TaskCompletionEvent[] events(int from, int max) {
-    JobEvents e = events;
-    return e == null ? new TaskCompletionEvent[0] : e.events(from, max);
-  }
-
-  public String[] diagnostics(TaskAttemptID attempt) {
-    JobEvents e = events;
-    return e == null ? new String[0] : e.diagnostics(attempt);
   }
 
   private Map<String, Object> statusRecord(JobStatus.State shown) {

@@ -26,6 +26,12 @@ final class JobCounters {
     byAttempt.put(key, counters);
   }
 
+  /** The counters an attempt last reported (empty if none). */
+  synchronized Counters ofAttempt(AttemptKey key) {
+    Counters c = byAttempt.get(key);
+    return c == null ? new Counters() : c;
+  }
+
   synchronized Counters total() {
     Counters total = new Counters();
     long[] millis = new long[2];

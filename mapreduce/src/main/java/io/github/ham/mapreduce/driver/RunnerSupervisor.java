@@ -75,7 +75,7 @@ final class RunnerSupervisor {
     if (!launcher.anyAlive() && !scheduler.isFinished()) {
       launcher.pollExits();
       tracker.allLost();
-      events.ended(scheduler.runnerLostAll("The task runners exited", now));
+      events.ended(scheduler.killRunning("The task runners exited", now));
       if (relaunchesUsed >= maxRelaunches) {
         scheduler.stop("The task runners exited " + launcher.launches()
             + " times; last output:\n" + launcher.outputTail());

@@ -391,8 +391,8 @@ public final class TaskScheduler {
     return lost;
   }
 
-  /** Kills every running attempt (all runners are gone). */
-  public synchronized List<AttemptKey> runnerLostAll(String why, long now) {
+  /** Kills every running attempt (all runners are gone, or the job ended without them). */
+  public synchronized List<AttemptKey> killRunning(String why, long now) {
     return runnerLost(null, why, now);
   }
 
@@ -482,6 +482,37 @@ public final class TaskScheduler {
     }
     return new Counts(tasks.length, succeeded[index(isMap)], failed, running, launched, killed,
         fraction, failedTasks);
+  }
+
+  /** A task as a task report shows it. */
+  public record TaskSnapshot(TaskKey key, String state, float progress, long start,
+      long finish, AttemptKey successful, List<AttemptKey> running, List<String> errors) {
+  }
+
+  public synchronized List<TaskSnapshot> tasks(boolean isMap) {
+    List<TaskSnapshot> out = new ArrayList<>();
+    for (TaskEntry t : isMap ? maps : reduces) {
+      long start = t.attempts.isEmpty() ? 0 : t.attempts.get(0).start;
+      long finish = 0;
+      float progress = t.state == TaskState.SUCCEEDED ? 1.0f : 0f;
+      List<AttemptKey> running = new ArrayList<>();
+      List<String> errors = new ArrayList<>();
+      for (AttemptInfo a : t.attempts) {
+        if (a.state == AttemptState.RUNNING) {
+          running.add(a.key);
+          progress = Math.max(progress, a.progress);
+        } else {
+          finish = Math.max(finish, a.finish);
+        }
+        if (a.error != null) {
+          errors.add(a.error);
+        }
+      }
+      boolean done = t.state == TaskState.SUCCEEDED || t.state == TaskState.FAILED;
+      out.add(new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
+          t.succeeded == null ? null : t.succeeded.key, running, errors));
+    }
+    return out;
   }
 
   public synchronized List<AttemptInfo.Snapshot> attempts() {

@@ -4,13 +4,15 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Locale;
 
+import io.github.ham.mapreduce.common.ControlFile;
+import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.ipc.RPC.Server;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
 import org.apache.hadoop.mapreduce.security.TokenCache;
@@ -23,29 +25,46 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The job's authenticated IPC endpoint: a fresh job token (as MRAppMaster's JobImpl creates
- * one) and a Hadoop RPC server for the umbilical that accepts only callers holding it.
+ * The job's authenticated IPC endpoint: one Hadoop RPC server with two protocols and two
+ * tokens, and no other way in. Runners hold the job token (as MRAppMaster's JobImpl creates
+ * one) and may call the umbilical; clients of the job's user hold the client token (from the
+ * job's control file, readable by the user alone) and may call {@link DriverControl}. Each
+ * protocol checks which of the two its caller holds.
  */
 final class UmbilicalServer {
   private static final Logger LOG = LoggerFactory.getLogger(UmbilicalServer.class);
   private final Server server;
   private final Token<JobTokenIdentifier> token;
+  private final Token<JobTokenIdentifier> clientToken;
   private final String host;
 
-  private UmbilicalServer(Server server, Token<JobTokenIdentifier> token, String host) {
+  private UmbilicalServer(Server server, Token<JobTokenIdentifier> token,
+      Token<JobTokenIdentifier> clientToken, String host) {
     this.server = server;
     this.token = token;
+    this.clientToken = clientToken;
     this.host = host;
   }
 
-  /** Creates the job token (also put into {@code credentials}) and starts the server. */
+  /** The identity of callers holding the job's client token. */
+  static String clientIdentity(JobID id) {
+    return "ham-client-" + id;
+  }
+
+  /**
+   * Creates the job token (also put into {@code credentials}) and the client token, and starts
+   * the server for {@code umbilical} and {@code control}.
+   */
   static UmbilicalServer start(Configuration conf, JobID id, Credentials credentials,
-      TaskUmbilicalProtocol umbilical) throws IOException {
+      TaskUmbilicalProtocol umbilical, DriverControl control) throws IOException {
     JobTokenSecretManager secrets = new JobTokenSecretManager();
     Token<JobTokenIdentifier> token = new Token<>(
         new JobTokenIdentifier(new Text(id.toString())), secrets);
     secrets.addTokenForJob(id.toString(), token);
     TokenCache.setJobToken(token, credentials);
+    Token<JobTokenIdentifier> clientToken = new Token<>(
+        new JobTokenIdentifier(new Text(clientIdentity(id))), secrets);
+    secrets.addTokenForJob(clientIdentity(id), clientToken);
     // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
     // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
     // client without the job token is turned away at connection set-up, before any call.
@@ -60,6 +79,7 @@ final class UmbilicalServer {
         .setNumHandlers(Math.max(4, conf.getInt(HamConfig.DRIVER_HANDLERS,
             HamConfig.DEFAULT_DRIVER_HANDLERS)))
         .setVerbose(false).setSecretManager(secrets).build();
+    server.addProtocol(RPC.RpcKind.RPC_WRITABLE, DriverControl.class, control);
     server.start();
     String host = conf.getTrimmed(HamConfig.DRIVER_HOST);
     if (host == null || host.isEmpty()) {
@@ -67,7 +87,7 @@ final class UmbilicalServer {
     }
     LOG.info("HAM umbilical for {} listening on {}:{}", id, host,
         server.getListenerAddress().getPort());
-    return new UmbilicalServer(server, token, host);
+    return new UmbilicalServer(server, token, clientToken, host);
   }
 
   /** The address runners connect to. */
@@ -82,6 +102,11 @@ final class UmbilicalServer {
   /** The job token as runners receive it (in their environment, never on a command line). */
   String encodedToken() throws IOException {
     return token.encodeToUrlString();
+  }
+
+  /** How the user's other processes reach this job's driver. */
+  ControlFile controlFile() throws IOException {
+    return new ControlFile(host, port(), clientToken.encodeToUrlString());
   }
 
   void stop() {
