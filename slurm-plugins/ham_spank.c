@@ -36,12 +36,19 @@ static struct spank_option ham_option = {
     "HAM_JOB_DIR; its intermediate data is removed when the job ends.",
     2, OPT_HAM, opt_cb};
 
+/* `--ham` given without a value reaches the job's steps (an srun inside the batch script)
+ * through the environment as the string "(null)" (Slurm 22.05): that is no value either. */
+static int has_value(const char *optarg)
+{
+    return optarg && optarg[0] && strcmp(optarg, "(null)") != 0;
+}
+
 static int opt_cb(int val, const char *optarg, int remote)
 {
     (void)val;
     (void)remote;
     ham_requested = 1;
-    if (optarg && optarg[0]) {
+    if (has_value(optarg)) {
         if (optarg[0] != '/' || strlen(optarg) >= sizeof(chosen_root)) {
             slurm_error("ham: --ham wants an absolute directory, got '%s'", optarg);
             return ESPANK_BAD_ARG;
@@ -93,7 +100,7 @@ static int requested_root(spank_t sp, const char **root)
         if (rc != ESPANK_SUCCESS)
             return 0;  /* --ham not given: nothing to do */
         ham_requested = 1;
-        if (optarg && optarg[0] == '/' && strlen(optarg) < sizeof(chosen_root))
+        if (has_value(optarg) && optarg[0] == '/' && strlen(optarg) < sizeof(chosen_root))
             strcpy(chosen_root, optarg);
     }
     *root = chosen_root[0] ? chosen_root : default_root;

@@ -41,7 +41,7 @@ def settle(jd: JobDir, why: str) -> list[str]:
         record.update(state=state, finish_time=int(time.time() * 1000), launcher_pids=[],
                       errors=[f"{why}; {note}"])
         _write(path, record)
-        log.warning("%s %s: %s; %s", record.get("job_id", "?"), state, why, note)
+        log.info("%s %s: %s; %s", record.get("job_id", "?"), state, why, note)
         settled.append(record.get("job_id", "?"))
     return settled
 

@@ -220,7 +220,9 @@ def test_damaged_map_output_reruns_the_map(cluster, tmp_path):
     release = d / "release"
     (d / "mapper.py").write_text(held_mapper(release))
     (d / "reducer.py").write_text(REDUCER)
-    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=1"))
+    # No speculation: held map 0 would get a speculative twin, which would end the map phase.
+    proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=1",
+                                               "-D", "mapreduce.map.speculative=false"))
     try:
         wait_for(lambda: status_file(d) and read_status(d)["maps"]["completed"] == 2, 300,
                  "maps 1 and 2")
