@@ -6,7 +6,9 @@ import java.util.List;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.BadMapOutput;
+import io.github.ham.mapreduce.common.RunnerSupport;
 
+import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.mapred.AMFeedback;
 import org.apache.hadoop.mapred.HamUmbilicalBase;
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * scheduler decisions, completion events and counters. Only callers authenticated with the job
  * token are served.
  */
-final class DriverUmbilical extends HamUmbilicalBase {
+final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
   private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
   private final TaskScheduler scheduler;
   private final RunnerTracker runners;
@@ -37,9 +39,10 @@ final class DriverUmbilical extends HamUmbilicalBase {
   private final JobCounters counters;
   private final AttemptIds ids;
   private final String jobIdentity;
+  private final byte[] sealedCredentials;
 
   DriverUmbilical(TaskScheduler scheduler, RunnerTracker runners, JobTasks tasks,
-      JobEvents events, JobCounters counters, AttemptIds ids) {
+      JobEvents events, JobCounters counters, AttemptIds ids, byte[] sealedCredentials) {
     this.scheduler = scheduler;
     this.runners = runners;
     this.tasks = tasks;
@@ -47,6 +50,19 @@ final class DriverUmbilical extends HamUmbilicalBase {
     this.counters = counters;
     this.ids = ids;
     this.jobIdentity = ids.job().toString();
+    this.sealedCredentials = sealedCredentials;
+  }
+
+  @Override
+  public long getProtocolVersion(String protocol, long clientVersion) {
+    return RunnerSupport.class.getName().equals(protocol) ? RunnerSupport.versionID
+        : super.getProtocolVersion(protocol, clientVersion);
+  }
+
+  @Override
+  public BytesWritable getJobCredentials() throws IOException {
+    authorize();
+    return new BytesWritable(sealedCredentials);
   }
 
   /** Only runners, holding the job token (not a client token), may call. */

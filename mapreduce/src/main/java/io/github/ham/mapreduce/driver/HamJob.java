@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
@@ -155,8 +156,10 @@ public final class HamJob extends Thread {
     RunnerTracker tracker = new RunnerTracker();
     JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
         UmbilicalServer.clientIdentity(id));
-    server = UmbilicalServer.start(conf, id, credentials, new DriverUmbilical(s, tracker,
-        new JobTasks(jobFile(), splits, user, ids), events, counters, ids), jobControl);
+    server = new UmbilicalServer(conf, id, credentials);
+    byte[] sealed = CredentialsSeal.seal(credentials, server.jobTokenPassword());
+    server.start(new DriverUmbilical(s, tracker, new JobTasks(jobFile(), splits, user, ids),
+        events, counters, ids, sealed), jobControl);
     server.controlFile().write(dirs.control());
     Map<String, String> env = new LinkedHashMap<>();
     env.put(HamConfig.ENV_JOB_TOKEN, server.encodedToken());

@@ -7,6 +7,7 @@ import java.util.Locale;
 import io.github.ham.mapreduce.common.ControlFile;
 import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.RunnerSupport;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -33,17 +34,24 @@ import org.slf4j.LoggerFactory;
  */
 final class UmbilicalServer {
   private static final Logger LOG = LoggerFactory.getLogger(UmbilicalServer.class);
-  private final Server server;
+  private final Configuration conf;
+  private final JobID id;
+  private final JobTokenSecretManager secrets = new JobTokenSecretManager();
   private final Token<JobTokenIdentifier> token;
   private final Token<JobTokenIdentifier> clientToken;
-  private final String host;
+  private Server server;
+  private String host;
 
-  private UmbilicalServer(Server server, Token<JobTokenIdentifier> token,
-      Token<JobTokenIdentifier> clientToken, String host) {
-    this.server = server;
-    this.token = token;
-    this.clientToken = clientToken;
-    this.host = host;
+  /** Creates the job token (also put into {@code credentials}) and the client token. */
+  UmbilicalServer(Configuration conf, JobID id, Credentials credentials) {
+    this.conf = conf;
+    this.id = id;
+    this.token = new Token<>(new JobTokenIdentifier(new Text(id.toString())), secrets);
+    secrets.addTokenForJob(id.toString(), token);
+    TokenCache.setJobToken(token, credentials);
+    this.clientToken = new Token<>(new JobTokenIdentifier(new Text(clientIdentity(id))),
+        secrets);
+    secrets.addTokenForJob(clientIdentity(id), clientToken);
   }
 
   /** The identity of callers holding the job's client token. */
@@ -51,27 +59,21 @@ final class UmbilicalServer {
     return "ham-client-" + id;
   }
 
-  /**
-   * Creates the job token (also put into {@code credentials}) and the client token, and starts
-   * the server for {@code umbilical} and {@code control}.
-   */
-  static UmbilicalServer start(Configuration conf, JobID id, Credentials credentials,
-      TaskUmbilicalProtocol umbilical, DriverControl control) throws IOException {
-    JobTokenSecretManager secrets = new JobTokenSecretManager();
-    Token<JobTokenIdentifier> token = new Token<>(
-        new JobTokenIdentifier(new Text(id.toString())), secrets);
-    secrets.addTokenForJob(id.toString(), token);
-    TokenCache.setJobToken(token, credentials);
-    Token<JobTokenIdentifier> clientToken = new Token<>(
-        new JobTokenIdentifier(new Text(clientIdentity(id))), secrets);
-    secrets.addTokenForJob(clientIdentity(id), clientToken);
+  /** The secret the driver and the runners share, which never crosses the network. */
+  byte[] jobTokenPassword() {
+    return token.getPassword();
+  }
+
+  /** Starts serving the umbilical and RunnerSupport (to runners) and control (to clients). */
+  <U extends TaskUmbilicalProtocol & RunnerSupport> void start(U umbilical,
+      DriverControl control) throws IOException {
     // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
     // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
-    // client without the job token is turned away at connection set-up, before any call.
+    // client without a token is turned away at connection set-up, before any call.
     Configuration serverConf = new Configuration(conf);
     serverConf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
         UserGroupInformation.AuthenticationMethod.TOKEN.name().toLowerCase(Locale.ROOT));
-    Server server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
+    server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,
             HamConfig.DEFAULT_DRIVER_BIND_HOST))
@@ -79,15 +81,14 @@ final class UmbilicalServer {
         .setNumHandlers(Math.max(4, conf.getInt(HamConfig.DRIVER_HANDLERS,
             HamConfig.DEFAULT_DRIVER_HANDLERS)))
         .setVerbose(false).setSecretManager(secrets).build();
+    server.addProtocol(RPC.RpcKind.RPC_WRITABLE, RunnerSupport.class, umbilical);
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, DriverControl.class, control);
     server.start();
-    String host = conf.getTrimmed(HamConfig.DRIVER_HOST);
+    host = conf.getTrimmed(HamConfig.DRIVER_HOST);
     if (host == null || host.isEmpty()) {
       host = InetAddress.getLocalHost().getHostAddress();
     }
-    LOG.info("HAM umbilical for {} listening on {}:{}", id, host,
-        server.getListenerAddress().getPort());
-    return new UmbilicalServer(server, token, clientToken, host);
+    LOG.info("HAM umbilical for {} listening on {}:{}", id, host, port());
   }
 
   /** The address runners connect to. */
@@ -110,6 +111,8 @@ final class UmbilicalServer {
   }
 
   void stop() {
-    server.stop();
+    if (server != null) {
+      server.stop();
+    }
   }
 }

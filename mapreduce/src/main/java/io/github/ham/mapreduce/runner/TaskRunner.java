@@ -11,10 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.BadMapOutput;
+import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
 import io.github.ham.mapreduce.common.RunnerId;
+import io.github.ham.mapreduce.common.RunnerSupport;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -140,6 +142,7 @@ public final class TaskRunner {
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
+      runner.credentials.addAll(jobCredentials(owner, address, conf, token));
       try {
         return runner.loop();
       } finally {
@@ -147,6 +150,22 @@ public final class TaskRunner {
       }
     } finally {
       RPC.stopProxy(umbilical);
+    }
+  }
+
+  /**
+   * The job's credentials from the driver (secret keys, tokens, the intermediate-data key),
+   * as a YARN container reads them from its localized token file.
+   */
+  private static Credentials jobCredentials(UserGroupInformation owner,
+      InetSocketAddress address, JobConf conf, Token<JobTokenIdentifier> token)
+      throws Exception {
+    RunnerSupport support = owner.doAs((PrivilegedExceptionAction<RunnerSupport>) () ->
+        RPC.getProxy(RunnerSupport.class, RunnerSupport.versionID, address, conf));
+    try {
+      return CredentialsSeal.open(support.getJobCredentials().copyBytes(), token.getPassword());
+    } finally {
+      RPC.stopProxy(support);
     }
   }
 
