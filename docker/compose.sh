@@ -35,8 +35,11 @@ need_root() { [ "$(id -u)" = 0 ] || die "run as root (it installs packages and s
 
 wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
     local secs=$1 what=$2; shift 2
-    for _ in $(seq "$secs"); do "$@" >/dev/null 2>&1 && return 0; sleep 1; done
-    die "timed out after ${secs}s waiting for $what"
+    local deadline=$((SECONDS + secs))
+    until "$@" >/dev/null 2>&1; do
+        [ "$SECONDS" -lt "$deadline" ] || die "timed out after ${secs}s waiting for $what"
+        sleep 1
+    done
 }
 
 apt_install() {
@@ -121,7 +124,9 @@ EOF
 }
 
 build_images() {
+    local old
     docker image inspect "$BASE_IMAGE" >/dev/null 2>&1 || make_base_image
+    old=$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)
     # What the image copies from the host: the HAM jar with the bundled Hadoop, and the plugin.
     "$REPO/docker/install.sh"
     make -s -C "$REPO/slurm-plugins" ham_spank.so
@@ -130,6 +135,10 @@ build_images() {
     # the engine has no default bridge, and apt-get in the build needs Debian's mirror.
     DOCKER_BUILDKIT=0 docker build -q --network host --build-arg BASE="$BASE_IMAGE" \
         -t "$IMAGE" -f "$HERE/Dockerfile" "$REPO" >/dev/null
+    # vfs stores every layer whole (about 1 GB each): drop the image this one replaces.
+    if [ -n "$old" ] && [ "$old" != "$(docker image inspect -f '{{.Id}}' "$IMAGE")" ]; then
+        docker rmi "$old" >/dev/null 2>&1 || true
+    fi
 }
 
 # --- commands --------------------------------------------------------------------------------
@@ -140,8 +149,8 @@ cmd_up() {
     [ $# = 0 ] || die "up takes no arguments"
     mkdir -p "$DIR"
     start_engine
-    build_images
     compose down -v --remove-orphans -t 5 >/dev/null 2>&1 || true
+    build_images
     compose up -d --no-build 2>"$DIR/compose-up.log" || die "docker compose up failed (log: $DIR/compose-up.log)"
     wait_for 180 "$NODES idle nodes (logs: $0 compose logs)" nodes_idle
     {

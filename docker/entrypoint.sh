@@ -47,13 +47,14 @@ chmod 1777 /shared /shared/spank
 case $role in
     db)
         # Container-local data: the accounting database starts empty with the cluster.
+        mkdir -p /run/ham
         mariadb-install-db --no-defaults --datadir=/var/lib/ham-mysql --user=root >/dev/null
         cat > /run/ham-db-init.sql <<SQL
 CREATE USER IF NOT EXISTS 'slurm'@'%' IDENTIFIED BY '$DB_PASS';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'%';
 SQL
         exec mariadbd --no-defaults --datadir=/var/lib/ham-mysql --user=root --port="$DB_PORT" \
-            --bind-address=0.0.0.0 --skip-name-resolve --innodb-buffer-pool-size=64M \
+            --bind-address=0.0.0.0 --socket=/run/ham/mysqld.sock --skip-name-resolve --innodb-buffer-pool-size=64M \
             --init-file=/run/ham-db-init.sql ;;
     controller)
         start_munge
@@ -64,6 +65,7 @@ SQL
         sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
         exec slurmctld -D -f "$SLURM_CONF" ;;
     node)
+        mkdir -p "$STATE/spool/d/$HOSTNAME"  # slurmd keeps its sockets and hwloc topology there
         start_munge
         exec slurmd -D -f "$SLURM_CONF" -N "$HOSTNAME" ;;
     *) echo "entrypoint.sh: unknown role $role (db, controller, node or render)" >&2; exit 2 ;;
