@@ -16,7 +16,8 @@
 #   compose.sh status        containers and sinfo
 #
 # Environment: HAM_DOCKER_DIR (the private engine's socket, logs and image store; default
-# /var/tmp/ham-docker), HAM_DEBIAN_MIRROR (for debootstrap; default http://deb.debian.org/debian).
+# /var/tmp/ham-docker), HAM_DEBIAN_MIRROR (for debootstrap; default http://deb.debian.org/debian),
+# HAM_DOCKER_STORAGE_DRIVER (e.g. vfs; default: the private dockerd's own choice).
 # `up` writes $HAM_DOCKER_DIR/env.sh: source it to use `docker` and `docker-compose` directly.
 set -euo pipefail
 
@@ -74,13 +75,16 @@ start_engine() {
     echo '{}' > "$DIR/daemon.json"  # not /etc/docker/daemon.json, which belongs to the machine
     # Own socket, state, pid file and image store; no default bridge and no iptables rules, so
     # nothing else on the machine (another engine, the native cluster's bridge, the firewall) is
-    # touched. The cluster's own network is a user-defined one (compose.yml).
+    # touched. The cluster's own network is a user-defined one (compose.yml). dockerd picks the
+    # storage driver: overlay2 where the kernel and file system allow it (a container starts in
+    # about a second), else vfs (a full copy of the image per container and per layer).
     setsid dockerd --config-file "$DIR/daemon.json" --data-root "$DIR/data" --exec-root "$DIR/exec" \
-        --pidfile "$DIR/docker.pid" --host "unix://$DIR/docker.sock" --storage-driver=vfs \
+        --pidfile "$DIR/docker.pid" --host "unix://$DIR/docker.sock" \
+        ${HAM_DOCKER_STORAGE_DRIVER:+--storage-driver="$HAM_DOCKER_STORAGE_DRIVER"} \
         --iptables=false --ip-masq=false --bridge=none </dev/null >"$DIR/dockerd.log" 2>&1 &
     export DOCKER_HOST="unix://$DIR/docker.sock"
     wait_for 60 "dockerd (log: $DIR/dockerd.log)" docker info
-    log "started dockerd (pid $(cat "$DIR/docker.pid")), socket $DIR/docker.sock"
+    log "started dockerd (pid $(cat "$DIR/docker.pid"), storage driver $(docker info -f '{{.Driver}}')), socket $DIR/docker.sock"
 }
 
 stop_engine() {  # stop our dockerd, if it runs, and what it started (containerd) with it
@@ -89,6 +93,8 @@ stop_engine() {  # stop our dockerd, if it runs, and what it started (containerd
     kill -TERM "$pid"
     for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+    # dockerd leaves its network namespace mounted under its exec root.
+    findmnt -rn -o TARGET | grep "^$DIR/exec/" | sort -r | xargs -r -n1 umount -l
     log "stopped dockerd (pid $pid)"
 }
 
