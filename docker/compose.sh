@@ -92,9 +92,10 @@ stop_engine() {  # stop our dockerd, if it runs, and what it started (containerd
     pid=$(private_pid) || return 0
     kill -TERM "$pid"
     for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
-    # dockerd leaves its network namespace mounted under its exec root.
-    findmnt -rn -o TARGET | grep "^$DIR/exec/" | sort -r | xargs -r -n1 umount -l
+    if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
+    # dockerd may leave its network namespace mounted under its exec root.
+    local m
+    for m in $(findmnt -rn -o TARGET | grep "^$DIR/exec/" | sort -r || true); do umount -l "$m"; done
     log "stopped dockerd (pid $pid)"
 }
 
