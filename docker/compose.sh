@@ -48,7 +48,7 @@ apt_install() {
     apt-get update -qq
     # policy-rc.d keeps the packages from starting a system-wide dockerd and containerd.
     printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
     rm -f /usr/sbin/policy-rc.d
 }
 
