@@ -20,6 +20,8 @@ import pytest
 
 from tests.conftest import DIST, REPO
 
+pytestmark = pytest.mark.integration
+
 COMPOSE = REPO / "docker" / "compose.sh"
 DOCKER_DIR = Path(os.environ.get("HAM_DOCKER_DIR", "/var/tmp/ham-docker"))
 EXAMPLES = next((DIST / "lib").glob("hadoop-mapreduce-examples-*.jar"), None)
