@@ -177,7 +177,9 @@ EOF
 cmd_down() {
     need_root
     use_engine
-    if engine_answers; then compose down -v --remove-orphans -t 5 >/dev/null 2>&1; fi
+    if engine_answers; then
+        compose down -v --remove-orphans -t 5 >/dev/null 2>&1 || log "warning: docker compose down failed"
+    fi
     stop_engine
     rm -f "$DIR/env.sh"
     log "down"
