@@ -73,15 +73,16 @@ start_engine() {
     command -v dockerd >/dev/null || apt_install docker.io
     mkdir -p "$DIR"
     echo '{}' > "$DIR/daemon.json"  # not /etc/docker/daemon.json, which belongs to the machine
-    # Own socket, state, pid file and image store; no default bridge and no iptables rules, so
-    # nothing else on the machine (another engine, the native cluster's bridge, the firewall) is
-    # touched. The cluster's own network is a user-defined one (compose.yml). dockerd picks the
+    # Own socket, state, pid file and image store; no default bridge, no iptables rules and no
+    # change to the host's ip_forward, so nothing else on the machine (another engine, the native
+    # cluster's bridge, the firewall) is touched. The containers share one user-defined bridge
+    # (compose.yml) and reach each other without routing. dockerd picks the
     # storage driver: overlay2 where the kernel and file system allow it (a container starts in
     # about a second), else vfs (a full copy of the image per container and per layer).
     setsid dockerd --config-file "$DIR/daemon.json" --data-root "$DIR/data" --exec-root "$DIR/exec" \
         --pidfile "$DIR/docker.pid" --host "unix://$DIR/docker.sock" \
         ${HAM_DOCKER_STORAGE_DRIVER:+--storage-driver="$HAM_DOCKER_STORAGE_DRIVER"} \
-        --iptables=false --ip-masq=false --bridge=none </dev/null >"$DIR/dockerd.log" 2>&1 &
+        --iptables=false --ip-masq=false --ip-forward=false --bridge=none </dev/null >"$DIR/dockerd.log" 2>&1 &
     export DOCKER_HOST="unix://$DIR/docker.sock"
     wait_for 60 "dockerd (log: $DIR/dockerd.log)" docker info
     log "started dockerd (pid $(cat "$DIR/docker.pid"), storage driver $(docker info -f '{{.Driver}}')), socket $DIR/docker.sock"
