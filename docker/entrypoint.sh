@@ -5,7 +5,11 @@
 # script cluster.sh uses, so no two containers write one file. They share the /state volume
 # (munge key, Slurm state, logs) and /shared (job directories; Lustre's stand-in).
 set -euo pipefail
-role=${1:?usage: entrypoint.sh db|controller|node|render}
+role=${1:-}
+case $role in
+    db|controller|node|render) ;;
+    *) echo "entrypoint.sh: unknown role '$role' (db, controller, node or render)" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 conf=${HAM_CONF:-/etc/ham}
 nodes=${HAM_NODES:-3}
@@ -54,8 +58,8 @@ CREATE USER IF NOT EXISTS 'slurm'@'%' IDENTIFIED BY '$DB_PASS';
 GRANT ALL ON slurm_acct_db.* TO 'slurm'@'%';
 SQL
         exec mariadbd --no-defaults --datadir=/var/lib/ham-mysql --user=root --port="$DB_PORT" \
-            --bind-address=0.0.0.0 --socket=/run/ham/mysqld.sock --skip-name-resolve --innodb-buffer-pool-size=64M \
-            --init-file=/run/ham-db-init.sql ;;
+            --bind-address=0.0.0.0 --socket=/run/ham/mysqld.sock --skip-name-resolve \
+            --innodb-buffer-pool-size=64M --init-file=/run/ham-db-init.sql ;;
     controller)
         start_munge
         wait_for "the database on $DB_HOST" mariadb --no-defaults -h "$DB_HOST" -P "$DB_PORT" \
@@ -68,5 +72,4 @@ SQL
         mkdir -p "$STATE/spool/d/$HOSTNAME"  # slurmd keeps its sockets and hwloc topology there
         start_munge
         exec slurmd -D -f "$SLURM_CONF" -N "$HOSTNAME" ;;
-    *) echo "entrypoint.sh: unknown role $role (db, controller, node or render)" >&2; exit 2 ;;
 esac

@@ -113,3 +113,10 @@ def test_compose_file_and_image_use_the_shared_scripts():
 def test_compose_sh_bad_command_is_one_usage_message():
     r = subprocess.run(["bash", str(DOCKER / "compose.sh"), "bogus"], capture_output=True, text=True)
     assert r.returncode == 2 and "compose.sh up" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_entrypoint_unknown_role_is_one_line(tmp_path):
+    r = subprocess.run(["bash", str(DOCKER / "entrypoint.sh"), "login"], capture_output=True,
+                       text=True, env={"PATH": "/usr/bin:/bin", "HAM_CONF": str(tmp_path / "etc")})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unknown role 'login'" in r.stderr
+    assert not (tmp_path / "etc").exists()  # nothing written
