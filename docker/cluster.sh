@@ -8,6 +8,8 @@
 #       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
 #       --reuse                   keep a running cluster of the same shape instead of restarting
 #   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
+#   cluster.sh render DIR [--plugstack FILE]
+#                                 write the configuration `up` would (3 nodes) into DIR, start nothing
 #   cluster.sh status             show daemons and sinfo
 #   cluster.sh kill-node I        lose node I as a power cut would: SIGKILL its slurmd and every
 #                                 process in its namespace (jobs included); network namespaces only
@@ -182,6 +184,22 @@ start_slurmd() {  # start_slurmd I NETNS(0|1)
     fi
 }
 
+render_conf() {  # render_conf OUT NODES NETNS(0|1) PLUGSTACK: slurm.conf and friends into OUT
+    local ctl_addr=127.0.0.1
+    [ "$3" = 1 ] && ctl_addr="$SUBNET.1"
+    export STATE="$DIR" CLUSTER CTL_HOST="$(hostname -s)" CTL_ADDR="$ctl_addr" CTL_PORT SLURMD_PORT \
+        DBD_PORT DB_HOST=127.0.0.1 DB_PORT DB_PASS MUNGE_SOCKET="$DIR/run/munge.socket" \
+        NODE_LINES="$(node_lines "$2" "$3")" PLUGSTACK="$4" CPUS
+    "$HERE/render-conf.sh" "$1"
+}
+
+cmd_render() {  # what `up` would write into $DIR/etc, into another directory; starts nothing
+    local out=${1:?usage: $0 render DIR [--plugstack FILE]} plugstack=""
+    [ "${2:-}" = --plugstack ] && plugstack=${3:?--plugstack wants a file}
+    DB_PASS="(not rendered)"
+    render_conf "$out" 3 1 "$plugstack"
+}
+
 cmd_up() {
     need_root
     local nodes=3 netns=1 plugstack="" reuse=0
@@ -220,10 +238,7 @@ cmd_up() {
     [ -f "$DIR/db.pass" ] || head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$DIR/db.pass"
     chmod 600 "$DIR/db.pass"
     DB_PASS=$(cat "$DIR/db.pass")
-    export STATE="$DIR" CLUSTER CTL_HOST="$(hostname -s)" CTL_ADDR="$ctl_addr" CTL_PORT SLURMD_PORT \
-        DBD_PORT DB_HOST=127.0.0.1 DB_PORT DB_PASS MUNGE_SOCKET="$DIR/run/munge.socket" \
-        NODE_LINES="$(node_lines "$nodes" "$netns")" PLUGSTACK="$plugstack" CPUS
-    "$HERE/render-conf.sh" "$DIR/etc"
+    render_conf "$DIR/etc" "$nodes" "$netns" "$plugstack"
     export SLURM_CONF="$DIR/etc/slurm.conf"
 
     start_munge
@@ -303,6 +318,7 @@ case ${1:-} in
     kill-node) cmd_kill_node "${2:-}" ;;
     revive-node) cmd_revive_node "${2:-}" ;;
     up) shift; cmd_up "$@" ;;
+    render) shift; cmd_render "$@" ;;
     down) cmd_down ;;
     status) cmd_status ;;
     *) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 2 ;;
