@@ -21,7 +21,7 @@ SRUN = "ham.srun"
 
 # Defaults the launcher's settings share with the runtime (HamConfig.DEFAULT_*).
 DEFAULTS = {
-    RUNNER_JAVA_OPTS: "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
+    RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
     SRUN: "srun",
 }

@@ -117,9 +117,11 @@ SCHEMA: tuple[Setting, ...] = (
             "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
             "mapreduce.{map,reduce}.cpu.vcores."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
-            "JVM options of the task runners. NewRatio=1 keeps each map's sort buffer "
-            "(mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per task "
-            "instead of ~85 ms."),
+            "HAM's JVM options of the task runners, before each job's own "
+            "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "
+            "mapreduce.{map,reduce}.memory.mb when they set none). NewRatio=1 keeps each map's "
+            "sort buffer (mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per "
+            "task instead of ~85 ms."),
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),

@@ -12,6 +12,7 @@ import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.driver.slurm.Allocation;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
 
 import org.apache.hadoop.conf.Configuration;
@@ -23,8 +24,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
 import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
 import org.apache.hadoop.security.Credentials;
@@ -145,7 +144,7 @@ public final class HamJob extends Thread {
         SchedulingPolicy.from(conf));
     s.setTaskNames(t -> ids.task(t).toString());
     events = new JobEvents(s, ids, wakeup);
-    counters = new JobCounters(s);
+    counters = new JobCounters(s, conf);
     output = new JobOutput(conf, id);
     Files.createDirectories(dirs.logs().toPath());
     Files.createDirectories(dirs.intermediate().toPath());
@@ -169,7 +168,9 @@ public final class HamJob extends Thread {
       env.put("HADOOP_CONF_DIR", confDir);
     }
     launcher = new RunnerLauncher(conf, dirs, server.host(), server.port(), id.toString(), env);
-    supervisor = new RunnerSupervisor(conf, launcher, tracker, s, events);
+    Allocation allocation = Allocation.current(conf);
+    supervisor = new RunnerSupervisor(conf, launcher, tracker, s, events,
+        RunnerSpec.of(conf, allocation.cpus(), allocation.memoryMb()));
     scheduler = s;
     control = jobControl;
     record.write(statusRecord(state));
@@ -178,7 +179,7 @@ public final class HamJob extends Thread {
   private void startRunners() throws IOException {
     shutdownHook = new Thread(this::onShutdown, "ham-shutdown-" + id);
     Runtime.getRuntime().addShutdownHook(shutdownHook);
-    supervisor.launchAll();
+    supervisor.check(System.currentTimeMillis());
   }
 
   /** Until the scheduler is done: time out attempts, look after the runners, record status. */

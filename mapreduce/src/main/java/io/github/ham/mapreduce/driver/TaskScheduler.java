@@ -159,6 +159,11 @@ public final class TaskScheduler {
     return succeeded[0] + failedAllowed[0] == maps.length;
   }
 
+  /** Whether every map has been given to a runner (none waits for one). */
+  public synchronized boolean mapsAssigned() {
+    return pendingMaps.isEmpty();
+  }
+
   /** Whether tasks a runner of {@code kind} could run are still pending or running. */
   public synchronized boolean hasWork(RunnerKind kind) {
     if (isFinished()) {

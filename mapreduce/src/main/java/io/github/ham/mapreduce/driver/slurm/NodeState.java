@@ -22,27 +22,36 @@ public enum NodeState {
    * 10 s (a runner is then not replaced: a step on a node in an unknown state may hang).
    */
   public static NodeState query(String scontrol, String node) {
+    String text = showNodes(scontrol, node);
+    return text == null ? UNKNOWN : parse(text);
+  }
+
+  /**
+   * {@code scontrol show node -o NODES} (one line per node; NODES may be a host list such as
+   * node[1-3]), or null when it fails or takes more than 10 s.
+   */
+  public static String showNodes(String scontrol, String nodes) {
     try {
-      Process p = new ProcessBuilder(scontrol, "show", "node", "-o", node)
+      Process p = new ProcessBuilder(scontrol, "show", "node", "-o", nodes)
           .redirectErrorStream(true).start();
       p.getOutputStream().close();
       byte[] out = p.getInputStream().readAllBytes();
       if (!p.waitFor(10, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        return UNKNOWN;
+        return null;
       }
       String text = new String(out, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
-        LOG.warn("scontrol show node {} failed: {}", node, text.trim());
-        return UNKNOWN;
+        LOG.warn("scontrol show node {} failed: {}", nodes, text.trim());
+        return null;
       }
-      return parse(text);
+      return text;
     } catch (IOException e) {
-      LOG.warn("Cannot run scontrol for node {}: {}", node, e.toString());
-      return UNKNOWN;
+      LOG.warn("Cannot run scontrol for node {}: {}", nodes, e.toString());
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return UNKNOWN;
+      return null;
     }
   }
 
