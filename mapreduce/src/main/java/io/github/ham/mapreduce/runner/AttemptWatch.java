@@ -28,29 +28,32 @@ final class AttemptWatch {
   private static final Path PROC = Path.of("/proc");
   private final TaskUmbilicalProtocol umbilical;
   private final String runnerId;
-  private final long intervalMs;
   private volatile TaskAttemptID current;
   private volatile long limitBytes;
+  private volatile long intervalMs = 1000;
   private volatile boolean reported;
 
-  AttemptWatch(TaskUmbilicalProtocol umbilical, String runnerId, long intervalMs) {
+  AttemptWatch(TaskUmbilicalProtocol umbilical, String runnerId) {
     this.umbilical = umbilical;
     this.runnerId = runnerId;
-    this.intervalMs = intervalMs;
   }
 
   void start() {
     Runtime.getRuntime().addShutdownHook(new Thread(this::jvmEnding, "ham-attempt-exit"));
-    if (intervalMs > 0 && Files.isDirectory(PROC.resolve("self"))) {
+    if (Files.isDirectory(PROC.resolve("self"))) {
       Thread t = new Thread(this::watchMemory, "ham-attempt-memory");
       t.setDaemon(true);
       t.start();
     }
   }
 
-  /** The runner starts {@code attempt}, allowed {@code limitBytes} (0: no limit). */
-  void begin(TaskAttemptID attempt, long limitBytes) {
+  /**
+   * The runner starts {@code attempt}, allowed {@code limitBytes} (0: no limit), looked at every
+   * {@code intervalMs}.
+   */
+  void begin(TaskAttemptID attempt, long limitBytes, long intervalMs) {
     this.limitBytes = limitBytes;
+    this.intervalMs = Math.max(100, intervalMs);
     this.current = attempt;
   }
 

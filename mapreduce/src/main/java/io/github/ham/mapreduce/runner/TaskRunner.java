@@ -68,7 +68,7 @@ public final class TaskRunner {
   private RunnerJob runnerJob;
 
   private TaskRunner(TaskUmbilicalProtocol umbilical, Token<JobTokenIdentifier> token,
-      JobDirs dirs, JobID jobId, long driverTimeoutMs, long memoryCheckMs) throws IOException {
+      JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
     this.umbilical = umbilical;
     this.token = token;
     this.dirs = dirs;
@@ -85,7 +85,7 @@ public final class TaskRunner {
     this.pid = ProcessHandle.current().pid();
     this.runnerId = RunnerId.of(host, workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
-    this.watch = new AttemptWatch(umbilical, runnerId, memoryCheckMs);
+    this.watch = new AttemptWatch(umbilical, runnerId);
   }
 
   public static void main(String[] args) throws Exception {
@@ -136,9 +136,7 @@ public final class TaskRunner {
     try {
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
-              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS),
-          conf.getLong(HamConfig.MEMORY_CHECK_INTERVAL_MS,
-              HamConfig.DEFAULT_MEMORY_CHECK_INTERVAL_MS));
+              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
       runner.credentials.addAll(jobCredentials(owner, address, conf, token));
       runner.watch.start();
       try {
@@ -229,7 +227,9 @@ public final class TaskRunner {
       final JobConf runConf = job;
       started = true;
       watch.begin(attempt, job.getBoolean(HamConfig.MEMORY_CHECK, HamConfig.DEFAULT_MEMORY_CHECK)
-          ? job.getMemoryRequired(task.isMapTask() ? TaskType.MAP : TaskType.REDUCE) * MB : 0);
+          ? job.getMemoryRequired(task.isMapTask() ? TaskType.MAP : TaskType.REDUCE) * MB : 0,
+          job.getLong(HamConfig.MEMORY_CHECK_INTERVAL_MS,
+              HamConfig.DEFAULT_MEMORY_CHECK_INTERVAL_MS));
       user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
         task.run(runConf, umbilical);
         return null;
