@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ham import settle
 from ham.errors import UsageError
 from ham.jobdir import JobDir, user_root
 from ham.slurm import Slurm
@@ -110,6 +111,10 @@ def _headline(error: str) -> list[str]:
 def summarize(jd: JobDir, slurm: Slurm, now: float) -> JobSummary:
     record = jd.read_record()
     info = slurm.job(slurm_id_of(jd.path))
+    if info is not None and info.finished:
+        # Every HAM process of the job may have been killed: a record still RUNNING is not.
+        settle.settle(jd, f"the Slurm job ended ({info.state}) while the job was running",
+                      here=False)
     hadoop_jobs = [s for s in (read_status(p) for p in jd.status_files()) if s]
     started, finished = record.get("started"), record.get("finished")
     elapsed = (finished or now) - started if started else None

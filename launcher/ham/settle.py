@@ -2,11 +2,14 @@
 killed by the OOM killer): its shutdown hook never ran, so its status record still says RUNNING
 and its output directory may hold `_temporary` or the files of committed tasks.
 
-`ham run` (or its reaper, if `ham run` was killed too) settles every such job once the command
-has exited: it waits for the job's runners to go (they exit on their own once the driver is
-unreachable), then leaves the output directory complete with `_SUCCESS` or absent, and records
-the job as KILLED. The driver wrote what this needs into the record: the output directory,
-whether the job created it, and the pids of its srun steps (on this node, the client's).
+Whoever notices first settles it: `ham run` once its command has exited, its reaper if
+`ham run` was killed too, or `ham status` / `ham cleanup` once Slurm says the job is over (when
+every HAM process of the job was SIGKILLed, the SPANK epilog has removed the intermediate data
+but cannot read the record). Settling waits for the job's runners to go (they exit on their own
+once the driver is unreachable), then leaves the output directory complete with `_SUCCESS` or
+absent, and records the job as KILLED. The driver wrote what this needs into the record: the
+output directory, whether the job created it, and the pids of its srun steps (on the client's
+node, where `ham run` is).
 """
 
 from __future__ import annotations
@@ -29,14 +32,16 @@ RUNNER_GRACE = 60.0  # runners exit within ~30 s of losing their driver
 POLL = 0.5
 
 
-def settle(jd: JobDir, why: str) -> list[str]:
-    """Settle every Hadoop job of jd left non-terminal; return their ids."""
+def settle(jd: JobDir, why: str, *, here: bool = True) -> list[str]:
+    """Settle every Hadoop job of jd left non-terminal; return their ids. here: this is the
+    node the driver ran on (`ham run`, the reaper), so its srun steps can be waited for."""
     settled = []
     for path in jd.status_files():
         record = _read(path)
         if record is None or record.get("state") in contract.TERMINAL_STATES:
             continue
-        _stop_runners(record.get("launcher_pids") or [])
+        if here:
+            _stop_runners(record.get("launcher_pids") or [])
         state, note = _settle_output(record)
         record.update(state=state, finish_time=int(time.time() * 1000), launcher_pids=[],
                       errors=[f"{why}; {note}"])

@@ -5,6 +5,7 @@ the epilog removes intermediate data even when every process of the job was SIGK
 from __future__ import annotations
 
 import getpass
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,12 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     assert (job_dir / "conf" / "mapred-site.xml").exists()
     assert list(job_dir.glob("jobs/*/logs/attempt_*_m_000001_0.*.syslog"))
     assert list(job_dir.glob("jobs/*/status.json"))
+    # The record ends KILLED and the output directory the job created goes: done by the driver's
+    # shutdown hook if it got a SIGTERM first (the kernel sends one when `ham run` dies), else
+    # by the first `ham status` (tests/unit/test_settle.py checks that path).
+    r = subprocess.run([sys.executable, "-m", "ham", "status", "--json", job_id],
+                       env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)}, capture_output=True,
+                       text=True, check=True)
+    record = json.loads(r.stdout)[0]["hadoop_jobs"][0]
+    assert record["state"] == "KILLED" and "the Slurm job ended" in record["errors"][0], record
+    assert not (d / "out").exists()
