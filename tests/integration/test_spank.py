@@ -102,5 +102,5 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
                        env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)}, capture_output=True,
                        text=True, check=True)
     record = json.loads(r.stdout)[0]["hadoop_jobs"][0]
-    assert record["state"] == "KILLED" and "the Slurm job ended" in record["errors"][0], record
+    assert record["state"] == "KILLED" and record["finish_time"], record
     assert not (d / "out").exists()
