@@ -58,7 +58,9 @@ def local_address_towards(addr: str) -> str:
 # Loggers of what the driver does in the client JVM that a YARN client does not print (the
 # MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
 DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
-                  "org.apache.hadoop.mapreduce.lib.output", "org.apache.hadoop.mapred.FileOutputCommitter")
+                  "SecurityLogger.org.apache.hadoop.ipc", "org.apache.hadoop.mapred.JobConf",
+                  "org.apache.hadoop.mapreduce.lib.output",
+                  "org.apache.hadoop.mapred.FileOutputCommitter")
 
 
 def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log_level: str) -> None:

@@ -194,7 +194,8 @@ def test_console_has_no_driver_lines_the_driver_log_has_them(runs, cluster):
     """As on YARN, the client prints progress, failed attempts and counters; what the driver
     does per task (and its IPC server's start-up) goes to the job directory's driver.log."""
     log = runs["log"]
-    for driver_line in ("Assigned attempt_", "Attempt attempt_", "ipc.Server", "driver."):
+    for driver_line in ("Assigned attempt_", "Attempt attempt_", "ipc.Server", "driver.",
+                        "Auth successful", "Task java-opts"):
         assert driver_line not in log, driver_line
     session = next(p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists())
     r = subprocess.run([sys.executable, "-m", "ham", "logs", session.name, "--driver"],

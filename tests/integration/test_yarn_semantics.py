@@ -375,3 +375,42 @@ def test_job_class_loading(cluster, tmp_path, app, setting):
     else:
         assert r.returncode == 0, r.stderr[-4000:]
         assert lines(d / "out") == ["the job's own StringUtils"]
+
+
+def test_ignored_keys_are_said_and_the_end_notification_is_sent(cluster, tmp_path):
+    """A job that sets keys HAM ignores gets one WARN line for each on the console (and none
+    for keys it honours); mapreduce.job.end-notification.url is called as the MRAppMaster does."""
+    import http.server
+    import threading
+
+    calls: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (the http.server API)
+            calls.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    d = tmp_path
+    write_input(d)
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/done?id=$jobId&status=$jobStatus"
+        r = ham_run(d, cluster, ["hadoop", "jar", str(EXAMPLES), "wordcount",
+                                 "-D", "mapreduce.job.ubertask.enable=true",
+                                 "-D", "mapreduce.job.queuename=prod",
+                                 "-D", "mapreduce.task.profile=true",
+                                 "-D", "mapreduce.job.reduces=2",
+                                 "-D", f"mapreduce.job.end-notification.url={url}", "in", "out"])
+    finally:
+        server.shutdown()
+    assert r.returncode == 0, r.stderr[-4000:]
+    warned = re.findall(r"WARN ham: (\S+) is ignored by HAM: ", r.stderr)
+    assert sorted(warned) == ["mapreduce.job.queuename", "mapreduce.job.ubertask.enable",
+                              "mapreduce.task.profile"], r.stderr[-3000:]
+    job_id = re.search(r"Running job: (job_\d+_\d+)", r.stderr).group(1)
+    assert calls == [f"/done?id={job_id}&status=SUCCEEDED"], calls

@@ -100,3 +100,14 @@ def test_every_runtime_key_is_documented(java):
         default = java["defaults"].get(key)
         if default is not None:
             assert f"`{default}`" in rows[key], f"{key}: default {default} not in {rows[key]}"
+
+
+def test_job_keys_table_is_current():
+    """docs/job-keys.md is what the runtime's classification prints (which fails on any key of
+    mapred-default.xml without a rule)."""
+    table = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{DIST / 'lib'}/*",
+                            "io.github.ham.mapreduce.client.JobKeys"],
+                           capture_output=True, text=True, check=True).stdout
+    doc = (REPO / "docs" / "job-keys.md").read_text()
+    assert doc.split("<!-- keys:start -->\n")[1].split("<!-- keys:end -->")[0] == table
+    assert table.count("\n") > 200

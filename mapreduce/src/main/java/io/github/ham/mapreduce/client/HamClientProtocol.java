@@ -87,6 +87,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
       throw new IOException("HAM needs a Slurm allocation: run inside salloc/sbatch or use "
           + "`ham run`");
     }
+    JobKeys.warnIgnored(job.conf());
     JOBS.put(jobId.toString(), job);
     job.start();
     return job.status();

@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.JobEndNotifier;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -278,6 +279,10 @@ public final class HamJob extends Thread {
       // The record first: whoever sees the terminal state (the client) may exit at once.
       record.write(statusRecord(end));
       state = end;
+      if (conf.get(MRJobConfig.MR_JOB_END_NOTIFICATION_URL) != null) {
+        // mapreduce.job.end-notification.url, with Hadoop's own notifier (retries and all).
+        JobEndNotifier.localRunnerNotification(conf, status());
+      }
       LOG.info("Job {} finished: {}{}", id, end, why == null ? "" : " (" + why + ")");
     }
   }

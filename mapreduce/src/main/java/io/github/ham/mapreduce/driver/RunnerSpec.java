@@ -65,6 +65,8 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
     opts.addAll(split(conf.getTaskJavaOpts(type)
         .replace(ApplicationConstants.JVM_ADD_OPENS_VAR, "")));
     Map<String, String> env = new HashMap<>();
+    MRApps.setEnvFromInputString(env, conf.get(MRJobConfig.MAPRED_ADMIN_USER_ENV,
+        MRJobConfig.DEFAULT_MAPRED_ADMIN_USER_ENV), conf);
     MRApps.setEnvFromInputProperty(env, isMap ? JobConf.MAPRED_MAP_TASK_ENV
         : JobConf.MAPRED_REDUCE_TASK_ENV, conf.get(JobConf.MAPRED_TASK_ENV), conf);
     // As YARN sets it: a `hadoop` command a task starts (streaming) logs at the task's level.

@@ -101,8 +101,8 @@ public final class TaskScheduler {
     if (isFinished() || blacklist.excludes(node)) {
       return null;
     }
-    TaskEntry task = kind.runs(true) ? pendingMaps.poll() : null;
-    if (task == null && kind.runs(false) && mapsDone()) {
+    TaskEntry task = kind.runs(true) && belowLimit(true) ? pendingMaps.poll() : null;
+    if (task == null && kind.runs(false) && mapsDone() && belowLimit(false)) {
       task = pendingReduces.poll();
     }
     boolean speculative = false;
@@ -124,9 +124,22 @@ public final class TaskScheduler {
     return key;
   }
 
+  private boolean belowLimit(boolean isMap) {
+    int limit = policy.runningLimit(isMap);
+    if (limit <= 0) {
+      return true;
+    }
+    int running = 0;
+    for (TaskEntry t : isMap ? maps : reduces) {
+      running += t.running.size();
+    }
+    return running < limit;
+  }
+
   private TaskEntry speculationFor(String runner, RunnerKind kind, long now) {
     for (boolean isMap : new boolean[] {true, false}) {
-      if (!kind.runs(isMap) || !policy.speculative(isMap) || (!isMap && !mapsDone())) {
+      if (!kind.runs(isMap) || !policy.speculative(isMap) || (!isMap && !mapsDone())
+          || !belowLimit(isMap)) {
         continue;
       }
       List<Speculator.Running> candidates = new ArrayList<>();
