@@ -21,6 +21,7 @@ PY=/usr/bin/python3
 [ -x "$PY" ] && "$PY" -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
 command -v gcc >/dev/null || missing="$missing gcc"
 command -v tcsh >/dev/null || missing="$missing tcsh"  # `ham env --shell csh` is tested
+command -v chromium >/dev/null || missing="$missing chromium"  # the history server's web UI is tested
 # Modulefiles are tested with both module systems: Environment Modules (Tcl) installed, and
 # Lmod (which conflicts with it as a package) unpacked into /opt/ham-lmod with its Lua deps.
 command -v modulecmd >/dev/null || missing="$missing environment-modules"
@@ -46,7 +47,7 @@ if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
     "$PY" -m venv "$REPO/.venv"
 fi
-if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml' 2>/dev/null; then
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml, yarn_api_client' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"
 fi
 

@@ -20,6 +20,8 @@ public final class JobDirs {
   public static final String JOB_CONF = "job.xml";
   /** How other processes of the user reach the running driver ({@link ControlFile}). */
   public static final String CONTROL = "control";
+  /** The job's history in Hadoop's format (.jhist), kept after the job. */
+  public static final String HISTORY = "history";
   /** What goes when the job ends (unless ham.keep.intermediate): map outputs, runner dirs. */
   public static final List<String> INTERMEDIATE = List.of(INTERMEDIATE_DIR, WORK);
 
@@ -70,6 +72,10 @@ public final class JobDirs {
 
   public File jobConf() {
     return new File(root, JOB_CONF);
+  }
+
+  public File history() {
+    return new File(root, HISTORY);
   }
 
   public File control() {

@@ -111,6 +111,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
       return new JvmTask(null, false);
     }
     LOG.info("Assigned {} to {}", ids.attempt(key), runnerId);
+    events.started(key);
     return new JvmTask(tasks.task(key, key.isMap() ? null : scheduler.succeededMaps()), false);
   }
 

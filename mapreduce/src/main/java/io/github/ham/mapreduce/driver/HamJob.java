@@ -14,6 +14,7 @@ import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
 import io.github.ham.mapreduce.driver.slurm.Allocation;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
+import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -144,8 +145,11 @@ public final class HamJob extends Thread {
     TaskScheduler s = new TaskScheduler(splits.length, conf.getNumReduceTasks(),
         SchedulingPolicy.from(conf));
     s.setTaskNames(t -> ids.task(t).toString());
-    events = new JobEvents(s, ids, wakeup);
     counters = new JobCounters(s, conf);
+    JobHistoryLog history = new JobHistoryLog(id, conf, dirs.history(), user, 1);
+    history.submitted(startTime, System.currentTimeMillis(), splits.length,
+        conf.getNumReduceTasks());
+    events = new JobEvents(s, ids, wakeup, counters, history);
     output = new JobOutput(conf, id);
     Files.createDirectories(dirs.logs().toPath());
     Files.createDirectories(dirs.intermediate().toPath());
@@ -226,6 +230,7 @@ public final class HamJob extends Thread {
     abort();
     failureInfo = "Job killed: the client was terminated";
     finishTime = System.currentTimeMillis();
+    endHistory(JobStatus.State.KILLED);
     record.write(statusRecord(JobStatus.State.KILLED));
     state = JobStatus.State.KILLED;
     deleteIntermediate();
@@ -277,6 +282,7 @@ public final class HamJob extends Thread {
       failureInfo = why;
       finishTime = System.currentTimeMillis();
       // The record first: whoever sees the terminal state (the client) may exit at once.
+      endHistory(end);
       record.write(statusRecord(end));
       state = end;
       if (conf.get(MRJobConfig.MR_JOB_END_NOTIFICATION_URL) != null) {
@@ -284,6 +290,14 @@ public final class HamJob extends Thread {
         JobEndNotifier.localRunnerNotification(conf, status());
       }
       LOG.info("Job {} finished: {}{}", id, end, why == null ? "" : " (" + why + ")");
+    }
+  }
+
+  /** The job's history ends with its final state (before anyone is told it ended). */
+  private void endHistory(JobStatus.State end) {
+    JobEvents e = events;
+    if (e != null) {
+      e.jobEnded(end.name(), finishTime, failureInfo);
     }
   }
 

@@ -50,6 +50,18 @@ final class JobCounters {
     return c == null ? new Counters() : c;
   }
 
+  /** The task counters of the successful attempts of the maps (or reduces). */
+  synchronized Counters succeededTasks(boolean isMap) {
+    Counters sum = new Counters();
+    for (AttemptInfo.Snapshot a : scheduler.attempts()) {
+      Counters c = byAttempt.get(a.key());
+      if (c != null && a.key().isMap() == isMap && a.state() == AttemptState.SUCCEEDED) {
+        sum.incrAllCounters(c);
+      }
+    }
+    return sum;
+  }
+
   synchronized Counters total() {
     Counters total = new Counters();
     long[] millis = new long[2];

@@ -510,6 +510,17 @@ public final class TaskScheduler {
   public synchronized List<TaskSnapshot> tasks(boolean isMap) {
     List<TaskSnapshot> out = new ArrayList<>();
     for (TaskEntry t : isMap ? maps : reduces) {
+      out.add(snapshot(t));
+    }
+    return out;
+  }
+
+  public synchronized TaskSnapshot task(TaskKey key) {
+    return snapshot(entry(key));
+  }
+
+  private TaskSnapshot snapshot(TaskEntry t) {
+    {
       long start = t.attempts.isEmpty() ? 0 : t.attempts.get(0).start;
       long finish = 0;
       float progress = t.state == TaskState.SUCCEEDED ? 1.0f : 0f;
@@ -527,10 +538,9 @@ public final class TaskScheduler {
         }
       }
       boolean done = t.state == TaskState.SUCCEEDED || t.state == TaskState.FAILED;
-      out.add(new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
-          t.succeeded == null ? null : t.succeeded.key, running, errors));
+      return new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
+          t.succeeded == null ? null : t.succeeded.key, running, errors);
     }
-    return out;
   }
 
   public synchronized List<AttemptInfo.Snapshot> attempts() {
