@@ -56,12 +56,20 @@ def private(path: Path, top: Path) -> bool:
     return False
 
 
+def files_under(top: Path):
+    """Every path under top, skipping directories that vanish while they are walked (other
+    programs' temporary directories in /tmp)."""
+    for parent, dirs, files in os.walk(top, onerror=lambda e: None):
+        for name in dirs + files:
+            yield Path(parent) / name
+
+
 def assert_token_files_private(token: str, shared: Path) -> None:
     """Any file holding the token (encoded, or its password in binary credentials) is private:
     under the job's 0700 directory or 0600 itself. Scans the shared root and /tmp."""
     needles = (token.encode(), password_of(token))
     for top in (shared, Path("/tmp")):
-        for path in top.rglob("*"):
+        for path in files_under(top):
             try:
                 if path.is_file() and not path.is_symlink() and path.stat().st_size < 1 << 20 and \
                         any(n in path.read_bytes() for n in needles):

@@ -57,13 +57,21 @@ def test_environment_variables(java):
 
 def test_job_directory_names(java, c_plugin):
     layout = java["layout"]
-    assert python_constants(["JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS"]) == \
-        {n: layout[n] for n in ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS")}
+    names = ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS", "HISTORY", "RESUMABLE",
+             "HELD_OUTPUT", "RESUME_MANIFEST", "JOB_CONF")
+    assert python_constants(list(names)) == {n: layout[n] for n in names}
+    # A session with a resumable job is kept whole by the launcher and by the SPANK epilog.
+    assert contract.RESUMABLE == c_plugin["RESUMABLE"]
     # What is removed after a job: the runtime, the launcher and the SPANK epilog agree.
     assert list(contract.JOB_INTERMEDIATE) == layout["INTERMEDIATE"] \
         == c_plugin["JOB_INTERMEDIATE"]
     assert list(contract.SESSION_INTERMEDIATE) == c_plugin["SESSION_INTERMEDIATE"]
     assert contract.JOBS == c_plugin["JOBS"]
+
+
+def test_resume_entry_point(java):
+    assert contract.RESUME_CLASS == java["resume"]["CLASS"]
+    assert contract.RESUME_CHANGED == java["resume"]["CHANGED"]
 
 
 def test_status_record_fields(java):

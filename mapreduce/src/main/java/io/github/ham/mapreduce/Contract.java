@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.github.ham.mapreduce.client.ResumeJob;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
@@ -64,6 +65,7 @@ public final class Contract {
     out.put("env", env);
     out.put("values", values);
     out.put("layout", constants(JobDirs.class));
+    out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
     status.put("COUNT_FIELDS", StatusRecord.COUNT_FIELDS);
@@ -105,7 +107,8 @@ public final class Contract {
     Counters counters = new Counters();
     counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).increment(42);
     StatusRecord.Job job = new StatusRecord.Job(id.toString(), "word count", "alice", "RUNNING",
-        t0, 0, null, "/lustre/alice/out", true, 3, 1, List.of(4242L));
+        t0, 0, null, "/lustre/alice/out", true, 3, 1, List.of(4242L),
+        new StatusRecord.Resume(1, 0, false));
     return StatusRecord.build(job, s, counters, ids);
   }
 }

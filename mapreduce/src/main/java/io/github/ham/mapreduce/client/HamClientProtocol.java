@@ -82,13 +82,27 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials ts)
       throws IOException {
     HamJob job = new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir, ts);
+    JobKeys.warnIgnored(job.conf());
+    return start(job);
+  }
+
+  /**
+   * Starts run {@code run} of a job that stopped before it finished, in this JVM, from its
+   * staged files ({@link ResumeJob}); {@code current} holds this allocation's ham.* keys.
+   */
+  static JobStatus resume(JobID jobId, String jobSubmitDir, int run, Configuration current)
+      throws IOException {
+    return start(new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir,
+        new Credentials(), run, current));
+  }
+
+  private static JobStatus start(HamJob job) throws IOException {
     if (System.getenv("SLURM_JOB_ID") == null && !HamConfig.LAUNCHER_LOCAL.equals(
         job.conf().getTrimmed(HamConfig.LAUNCHER))) {
       throw new IOException("HAM needs a Slurm allocation: run inside salloc/sbatch or use "
           + "`ham run`");
     }
-    JobKeys.warnIgnored(job.conf());
-    JOBS.put(jobId.toString(), job);
+    JOBS.put(job.status().getJobID().toString(), job);
     job.start();
     return job.status();
   }

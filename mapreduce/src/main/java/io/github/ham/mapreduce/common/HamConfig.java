@@ -87,6 +87,13 @@ public final class HamConfig {
   public static final boolean DEFAULT_MEMORY_CHECK = true;
   public static final String MEMORY_CHECK_INTERVAL_MS = "ham.memory.check.interval.ms";
   public static final long DEFAULT_MEMORY_CHECK_INTERVAL_MS = 3_000L;
+  /**
+   * Whether a job stopped before it finished (time limit, scancel, Ctrl-C, its client killed)
+   * keeps what `ham submit --resume` needs: its map outputs, its staging, its output moved
+   * aside. Off: a stopped job is cleaned up as a failed one.
+   */
+  public static final String RESUMABLE = "ham.resumable";
+  public static final boolean DEFAULT_RESUMABLE = true;
   /** Keep intermediate data and work directories after the job (debugging). */
   public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
   public static final boolean DEFAULT_KEEP_INTERMEDIATE = false;

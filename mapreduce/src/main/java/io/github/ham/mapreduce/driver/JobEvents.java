@@ -36,6 +36,17 @@ final class JobEvents {
     this.history = history;
   }
 
+  /** A task an earlier run finished, taken over: its counters and its history again. */
+  void recovered(Recovery.Done d) {
+    counters.update(d.attempt(), new org.apache.hadoop.mapred.Counters(d.counters()));
+    history.recovered(d.id(), d.node(), d.taskStart(), d.start(), d.finish(), d.counters());
+  }
+
+  /** The job stopped before it finished: its history so far is kept for a resume. */
+  void stopped() {
+    history.stopped();
+  }
+
   /** A runner took an attempt. */
   void started(AttemptKey key) {
     AttemptInfo.Snapshot a = scheduler.attempt(key);

@@ -82,9 +82,12 @@ final class RunnerSupervisor {
     return false;
   }
 
+  /** Set by kill(): the job is ending and its runners must not come back. */
+  private volatile boolean killed;
+
   /** One round: lost runners, replacements, and launches of the kinds whose tasks are due. */
   void check(long now) throws IOException {
-    if (scheduler.isFinished()) {
+    if (killed || scheduler.isFinished()) {
       return;
     }
     List<RunnerTracker.Lost> lost = new ArrayList<>();
@@ -176,8 +179,12 @@ final class RunnerSupervisor {
             : "relaunch " + relaunchesUsed + " of " + maxRelaunches);
   }
 
-  /** Stops every runner now (the job failed or was killed: nothing may write any more). */
+  /**
+   * Stops every runner now (the job failed, was killed or stopped: nothing may write any
+   * more), and for good: no runner is replaced or launched afterwards.
+   */
   void kill() {
+    killed = true;
     launcher.kill();
   }
 

@@ -36,6 +36,8 @@ public final class TaskScheduler {
     int failedAttempts;
     boolean speculated;
     AttemptInfo succeeded;
+    /** The number the task's next attempt gets. */
+    int nextAttempt;
 
     TaskEntry(TaskKey key) {
       this.key = key;
@@ -62,6 +64,15 @@ public final class TaskScheduler {
   private Function<TaskKey, String> taskNames = TaskKey::toString;
 
   public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy) {
+    this(numMaps, numReduces, policy, 0);
+  }
+
+  /**
+   * A scheduler whose attempts are numbered from {@code firstAttempt}: a resumed run (the
+   * job's run r numbers them from (r - 1) x 1000, as the MRAppMaster's attempt r does, so that
+   * no attempt of this run shares an id, an output or a work directory with an earlier one).
+   */
+  public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy, int firstAttempt) {
     this.policy = policy;
     this.blacklist = new NodeBlacklist(policy.maxTaskFailuresPerNode(),
         policy.blacklistIgnorePercent());
@@ -69,12 +80,38 @@ public final class TaskScheduler {
     reduces = new TaskEntry[numReduces];
     for (int i = 0; i < numMaps; i++) {
       maps[i] = new TaskEntry(new TaskKey(true, i));
+      maps[i].nextAttempt = firstAttempt;
       pendingMaps.add(maps[i]);
     }
     for (int i = 0; i < numReduces; i++) {
       reduces[i] = new TaskEntry(new TaskKey(false, i));
+      reduces[i].nextAttempt = firstAttempt;
       pendingReduces.add(reduces[i]);
     }
+  }
+
+  /**
+   * A task an earlier run of the job finished with {@code attempt} (its output is intact, or
+   * committed and recovered): done, without running again.
+   */
+  public synchronized void recovered(AttemptKey attempt, String runner, long start,
+      long finish) {
+    TaskEntry task = entry(attempt.task());
+    if (task.state != TaskState.PENDING) {
+      return;
+    }
+    (attempt.isMap() ? pendingMaps : pendingReduces).remove(task);
+    AttemptInfo info = new AttemptInfo(attempt, runner, start, false);
+    info.state = AttemptState.SUCCEEDED;
+    info.finish = finish;
+    info.progress = 1.0f;
+    task.attempts.add(info);
+    task.state = TaskState.SUCCEEDED;
+    task.succeeded = info;
+    attempts.put(attempt, info);
+    attemptOrder.add(info);
+    succeeded[index(attempt.isMap())]++;
+    succeededMillis[index(attempt.isMap())] += finish - start;
   }
 
   private static int index(boolean isMap) {
@@ -113,7 +150,7 @@ public final class TaskScheduler {
     if (task == null) {
       return null;
     }
-    AttemptKey key = new AttemptKey(task.key, task.attempts.size());
+    AttemptKey key = new AttemptKey(task.key, task.nextAttempt++);
     AttemptInfo info = new AttemptInfo(key, runner, now, speculative);
     task.attempts.add(info);
     task.running.add(info);

@@ -42,6 +42,7 @@ import org.apache.hadoop.mapreduce.jobhistory.TaskFailedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.TaskFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.TaskStartedEvent;
 import org.apache.hadoop.mapreduce.util.MRJobConfUtil;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
 import org.apache.hadoop.mapreduce.v2.jobhistory.FileNameIndexUtils;
 import org.apache.hadoop.mapreduce.v2.jobhistory.JobIndexInfo;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -103,7 +104,21 @@ public final class JobHistoryLog {
 
   /** The history file of this run. */
   public File jhist() {
-    return new File(dir, id + "_" + run + ".jhist");
+    return jhist(dir, id.toString(), run);
+  }
+
+  /** The history file of run {@code run} of a job (in its history directory). */
+  public static File jhist(File dir, String jobId, int run) {
+    return new File(dir, jobId + "_" + run + ".jhist");
+  }
+
+  /** The number of the next run of a job: one more than the last its history has. */
+  public static int nextRun(File dir, String jobId) {
+    int run = 1;
+    while (jhist(dir, jobId, run).isFile()) {
+      run++;
+    }
+    return run;
   }
 
   private void submit(String what, IoAction action) {
@@ -126,8 +141,12 @@ public final class JobHistoryLog {
     }
   }
 
-  /** The job was submitted and its tasks are known: the file starts. */
-  public void submitted(long submitTime, long launchTime, int maps, int reduces) {
+  /**
+   * The job was submitted and its tasks are known: the file starts, with the earlier runs'
+   * driver attempts first (a resumed run; as the MRAppMaster's attempt N lists attempts 1..N-1).
+   */
+  public void submitted(long submitTime, long launchTime, int maps, int reduces,
+      List<AMInfo> earlierRuns) {
     this.submitTime = submitTime;
     this.launchTime = launchTime;
     submit("the job's start", () -> {
@@ -140,8 +159,12 @@ public final class JobHistoryLog {
       }
       out = new JhistWriter(fs.create(new Path(jhist().getPath()), true));
       String host = InetAddress.getLocalHost().getHostName();
-      write(new AMStartedEvent(appAttempt, launchTime, ContainerId.newContainerId(appAttempt, 1),
-          host, NO_PORT, NO_PORT, submitTime));
+      for (AMInfo r : earlierRuns) {
+        write(new AMStartedEvent(r.getAppAttemptId(), r.getStartTime(), r.getContainerId(),
+            r.getNodeManagerHost(), NO_PORT, NO_PORT, submitTime));
+      }
+      write(new AMStartedEvent(appAttempt, System.currentTimeMillis(),
+          ContainerId.newContainerId(appAttempt, 1), host, NO_PORT, NO_PORT, submitTime));
       write(new JobSubmittedEvent(id, conf.getJobName(), user, submitTime,
           new File(dir.getParentFile(), "job.xml").toURI().toString(), new HashMap<>(),
           conf.get(MRJobConfig.QUEUE_NAME, "default"), conf.get(MRJobConfig.WORKFLOW_ID, ""),
@@ -151,6 +174,52 @@ public final class JobHistoryLog {
       write(new JobInfoChangeEvent(id, submitTime, launchTime));
       out.flush();
     });
+  }
+
+  /**
+   * A task an earlier run finished, kept by this one: its events are written again with their
+   * first times and counters, so that this run's file tells the whole job.
+   */
+  public void recovered(TaskAttemptID attempt, String node, long taskStart, long start,
+      long finish, Counters counters) {
+    submit("a recovered task", () -> {
+      TaskID task = attempt.getTaskID();
+      started.add(task);
+      startTimes.put(task, taskStart);
+      write(new TaskStartedEvent(task, taskStart, task.getTaskType(), ""));
+      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
+          NO_PORT, ContainerId.newContainerId(appAttempt, 1), "OFF_SWITCH", "VIRGIN"));
+      if (task.getTaskType() == TaskType.MAP) {
+        write(new MapAttemptFinishedEvent(attempt, TaskType.MAP, "SUCCEEDED", finish, finish,
+            node, NO_PORT, RACK, "map", counters, null, start));
+      } else {
+        write(new ReduceAttemptFinishedEvent(attempt, TaskType.REDUCE, "SUCCEEDED", finish,
+            finish, finish, node, NO_PORT, RACK, "reduce", counters, null, start));
+      }
+      ended.put(task, attempt);
+      write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), "SUCCEEDED",
+          counters, taskStart));
+    });
+  }
+
+  /**
+   * The job stopped before it finished (it may be resumed): what is written so far is kept,
+   * without a final event and without publishing, as the MRAppMaster leaves a killed attempt's
+   * file for the next attempt to read.
+   */
+  public void stopped() {
+    submit("the job's stop", () -> {
+      if (out != null) {
+        out.close();
+        out = null;
+      }
+    });
+    writer.shutdown();
+    try {
+      writer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** A runner took an attempt: its task starts with its first attempt. */

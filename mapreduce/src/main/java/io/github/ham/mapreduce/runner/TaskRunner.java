@@ -11,6 +11,7 @@ import io.github.ham.mapreduce.common.BadMapOutput;
 import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.MapOutputCheck;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.RunnerSupport;
 

@@ -46,6 +46,9 @@ final class TaskSetup {
     String attempt = task.getTaskID().toString();
     job.setCredentials(credentials);
     job.setBoolean("ipc.client.tcpnodelay", true);
+    // The job's run, as YarnChild sets it from the container (run r numbers its attempts from
+    // (r - 1) x 1000): the committer's task paths must agree with the driver's commitJob.
+    job.setInt(MRJobConfig.APPLICATION_ATTEMPT_ID, task.getTaskID().getId() / 1000 + 1);
     job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
         MapOutputFile.class);
     if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {

@@ -303,4 +303,22 @@ class TaskSchedulerTest {
     s.succeeded(a, 1);
     assertNotNull(s.assign("r3", 1));
   }
+
+  @Test
+  void resumedRunKeepsRecoveredTasksAndNumbersItsAttemptsFromTheRun() {
+    TaskScheduler s = new TaskScheduler(2, 1, SchedulingPolicy.basic(2, 1000, 5000), 1000);
+    AttemptKey earlier = new AttemptKey(new TaskKey(true, 0), 3);
+    s.recovered(earlier, "node1", 10, 20);
+    AttemptKey m1 = s.assign("a", 100);
+    assertEquals(new TaskKey(true, 1), m1.task(), "the recovered map does not run again");
+    assertEquals(1000, m1.attempt());
+    assertNull(s.assign("b", 100), "the reduce waits for the map that is not done");
+    s.succeeded(m1, 200);
+    AttemptKey r0 = s.assign("b", 200);
+    assertEquals(1000, r0.attempt());
+    s.succeeded(r0, 300);
+    assertTrue(s.isSucceeded());
+    assertEquals(2, s.counts(true).completed());
+    assertEquals(earlier, s.task(earlier.task()).successful());
+  }
 }
