@@ -11,11 +11,12 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping
 
 from ham import contract, jobconf, jobdir as jobdirs, jobs, proc, reaper, settle
 from ham.errors import EnvironmentProblem, UsageError
-from ham.hadoop import find_hadoop, ham_jar
+from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.jobdir import JobDir
 from ham.settings import Settings
@@ -56,16 +57,19 @@ def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepare
                          "`ham submit`, or start `salloc` first")
     java = java_binary(settings["java_home"], env)
     check_java(java)
+    # Apache's scripts (a site's Hadoop) need JAVA_HOME; a Hadoop installation's environment has it.
+    java_home = settings["java_home"] or env.get("JAVA_HOME") or str(Path(java).resolve().parents[1])
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
-        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
+        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home}),
         srun=shutil.which("srun") or "srun")
-    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"])
-    child_env = jobconf.job_environment(env, jd, hadoop, jar, settings["java_home"])
+    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"], hadoop,
+                       bundle_dir(settings))
+    child_env = jobconf.job_environment(env, jd, hadoop, jar, java_home)
     jd.write_record(slurm_job_id=job_id, hadoop=hadoop.kind, framework=settings["framework"],
                     created=time.time())
     return Prepared(jd, child_env)
