@@ -46,12 +46,14 @@ if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
     "$PY" -m venv "$REPO/.venv"
 fi
-if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml' 2>/dev/null; then
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml, mrjob' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"
 fi
 
 jar="$REPO/mapreduce/target/dist/ham-mapreduce.jar"
-if [ ! -f "$jar" ] || [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ ! -x "$REPO/mapreduce/target/dist/bin/hadoop" ] ||
+   [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" "$REPO/mapreduce/hadoop-layout" \
+           -newer "$jar" -print -quit)" ]; then
     log "building mapreduce/ (HAM jar + bundled Hadoop 3.4.2)"
     mvn -q -B -f "$REPO/mapreduce/pom.xml" package -DskipTests
 fi

@@ -1,6 +1,5 @@
 package io.github.ham.mapreduce.common;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -20,6 +19,9 @@ import org.apache.hadoop.util.Progressable;
  * hdfs:// path fails at once, with one line that names the scheme to use instead. Hadoop's own
  * HDFS client would instead retry a NameNode that is not there. `hadoop fs` prints the line as
  * its error; a job gets it as the IOException of its input or output path.
+ * <p>It refuses in every operation rather than in initialize(): Hadoop's FileSystem logs a WARN
+ * with the whole exception for a file system that fails to initialise (a second line), and a
+ * FileNotFoundException would read as "No such file" to the globber: a plain IOException it is.
  * The launcher says the same words (launcher/ham/nohdfs.py).
  */
 public class HdfsRefused extends FileSystem {
@@ -35,8 +37,8 @@ public class HdfsRefused extends FileSystem {
 
   @Override
   public void initialize(URI name, Configuration conf) throws IOException {
-    // FileNotFoundException: FsShell and FileInputFormat print its message alone, on one line.
-    throw new FileNotFoundException(message(name, conf));
+    super.initialize(name, conf);
+    setConf(conf);
   }
 
   /** FileContext's view of the same (AbstractFileSystem), through the refusing FileSystem. */
@@ -45,8 +47,6 @@ public class HdfsRefused extends FileSystem {
       super(uri, new HdfsRefused(), conf, "hdfs", false);
     }
   }
-
-  // Never reached: initialize always throws, so no instance is ever handed out.
 
   @Override
   public String getScheme() {
@@ -93,7 +93,7 @@ public class HdfsRefused extends FileSystem {
 
   @Override
   public void setWorkingDirectory(Path dir) {
-    // nothing to set: no instance is ever initialised
+    // No working directory on a file system that refuses every path.
   }
 
   @Override
@@ -112,6 +112,7 @@ public class HdfsRefused extends FileSystem {
   }
 
   private IOException refused(Path f) {
-    return new FileNotFoundException(message(f.toUri(), getConf() == null ? new Configuration(false) : getConf()));
+    Configuration conf = getConf() == null ? new Configuration(false) : getConf();
+    return new IOException(message(f.toUri(), conf));
   }
 }
