@@ -57,4 +57,11 @@ if [ ! -f "$jar" ] || [ ! -x "$REPO/mapreduce/target/dist/bin/hadoop" ] ||
     log "building mapreduce/ (HAM jar + bundled Hadoop 3.4.2)"
     mvn -q -B -f "$REPO/mapreduce/pom.xml" package -DskipTests
 fi
+# Hadoop 3.3.5 laid out as a site's older Hadoop would be: the tests run jobs on it too.
+h335="$REPO/mapreduce/hadoop-layout/target/hadoop-3.3.5"
+if [ ! -x "$h335/bin/hadoop" ] || [ -n "$(find "$REPO/mapreduce/hadoop-layout/pom.xml" \
+        "$REPO/mapreduce/hadoop-layout/layout.xml" "$REPO/mapreduce/src/dist" -newer "$h335/bin/hadoop" -print -quit)" ]; then
+    log "laying out Hadoop 3.3.5 (the tests' site Hadoop)"
+    mvn -q -B -f "$REPO/mapreduce/hadoop-layout/pom.xml" -Dhadoop.version=3.3.5 package
+fi
 log "ready: export PATH=\"$REPO/.venv/bin:\$PATH\""

@@ -31,8 +31,7 @@ hadoop_parse_generic() {
             --debug)
                 HADOOP_DEBUG=1; shift ;;
             --daemon|--workers|--hosts|--hostnames)
-                hadoop_error "$1: HAM starts no Hadoop daemons and has no workers files;" \
-                    "Slurm starts HAM's processes on the allocation's nodes"
+                ham_refuse_option "$1"
                 exit 1 ;;
             --help|-h|help)
                 HADOOP_ARGS=(--help); return ;;

@@ -56,6 +56,16 @@ ham_refusal() {
     esac
 }
 
+# The generic options of Apache's scripts that manage daemons: one line, as their subcommands.
+ham_refuse_option() {
+    case "$1" in
+        --daemon|--workers|--hosts|--hostnames)
+            echo "ERROR: $1: HAM starts no Hadoop daemons and has no workers files; Slurm starts HAM's processes on the allocation's nodes" >&2
+            return 0 ;;
+    esac
+    return 1
+}
+
 # Print CMD SUB's refusal and succeed if HAM refuses it.
 ham_refuse() {
     local line
