@@ -42,14 +42,14 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
 
 
 def runner_classpath(hadoop: Hadoop, jobdir: JobDir, ham_jar: str,
-                     env: Mapping[str, str]) -> str:
+                     env: Mapping[str, str], site_env: Path | None = None) -> str:
     """Classpath of the task runner JVMs: the job's conf, the HAM jar, then Hadoop's jars as
-    `hadoop classpath` lists them for the job's configuration. As in a YARN container, the
-    client's HADOOP_CLASSPATH is not part of it (the job's own jars reach tasks as job.jar,
-    -libjars and the distributed cache)."""
+    `hadoop classpath` lists them (for a site, with its hadoop-env.sh, which may add jars). As
+    in a YARN container, the client's HADOOP_CLASSPATH is not part of it (the job's own jars
+    reach tasks as job.jar, -libjars and the distributed cache)."""
     clean = {k: v for k, v in env.items()
              if k not in ("HADOOP_CLASSPATH", "HADOOP_USER_CLASSPATH_FIRST")}
-    clean["HADOOP_CONF_DIR"] = str(jobdir.conf)
+    clean["HADOOP_CONF_DIR"] = str(site_env.parent if site_env else jobdir.conf)
     hadoop_cp = proc.run([str(hadoop.bin()), "classpath"], env=clean).stdout.strip()
     return ":".join([str(jobdir.conf), ham_jar, hadoop_cp])
 
@@ -69,8 +69,19 @@ DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
                   "org.apache.hadoop.mapred.FileOutputCommitter")
 
 
+def site_env_file(hadoop: Hadoop, env: Mapping[str, str]) -> Path | None:
+    """A site Hadoop's hadoop-env.sh (JAVA_HOME, heap sizes, extra jars): Apache's scripts read
+    it from HADOOP_CONF_DIR, which in a job is the job's conf/, so the job's sources it."""
+    if hadoop.kind != "site":
+        return None
+    conf = Path(env["HADOOP_CONF_DIR"]) if env.get("HADOOP_CONF_DIR") else \
+        hadoop.home / "etc" / "hadoop"
+    path = conf / "hadoop-env.sh"
+    return path if path.is_file() else None
+
+
 def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log_level: str,
-               hadoop: Hadoop, bundle: Path) -> None:
+               hadoop: Hadoop, bundle: Path, site_env: Path | None = None) -> None:
     files = {
         "core-site.xml": render.hadoop_xml(core),
         "mapred-site.xml": render.hadoop_xml(mapred),
@@ -81,6 +92,11 @@ def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log
     for name, text in files.items():
         path = jobdir.conf / name
         path.write_text(text)
+        os.chmod(path, 0o600)
+    if site_env is not None:
+        path = jobdir.conf / "hadoop-env.sh"
+        path.write_text(render.render("hadoop-env.sh.j2", site_env=str(site_env),
+                                      conf_dir=str(jobdir.conf)))
         os.chmod(path, 0o600)
     # hadoop, mapred, yarn, hdfs: the job's Hadoop (HAM's front door for a site's).
     refusal = nohdfs.refusal(core["fs.defaultFS"])

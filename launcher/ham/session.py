@@ -63,12 +63,14 @@ def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepare
     jar = str(ham_jar(settings))
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
+    site_env = jobconf.site_env_file(hadoop, env)
+    runners_cp = jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home},
+                                          site_env)
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
-        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home}),
-        srun=shutil.which("srun") or "srun")
+        java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun")
     jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"], hadoop,
-                       bundle_dir(settings))
+                       bundle_dir(settings), site_env)
     child_env = jobconf.job_environment(env, jd, hadoop, jar, java_home)
     jd.write_record(slurm_job_id=job_id, hadoop=hadoop.kind, framework=settings["framework"],
                     created=time.time())

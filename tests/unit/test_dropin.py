@@ -210,3 +210,20 @@ def test_ham_env_restores_what_it_changed():
     out = run(["sh", "-c", code + 'echo "${HADOOP_HOME-unset}|$HADOOP_PREFIX|$PATH"'],
               env={k: v for k, v in now.items()}).stdout.strip()
     assert out == "unset|/old|/mine:/usr/bin:/bin"
+
+
+def test_a_site_hadoop_env_file_is_read_in_the_job(tmp_path, site):
+    """Apache's scripts read hadoop-env.sh from HADOOP_CONF_DIR (the job's conf/ in a job)."""
+    (site / "etc" / "hadoop").mkdir(parents=True)
+    (site / "etc" / "hadoop" / "hadoop-env.sh").write_text(
+        "export HADOOP_HEAPSIZE_MAX=2g\nHADOOP_CONF_DIR=/etc/elsewhere\n")
+    hadoop = Hadoop("site", site)
+    found = jobconf.site_env_file(hadoop, {})
+    assert found == site / "etc" / "hadoop" / "hadoop-env.sh"
+    assert jobconf.site_env_file(Hadoop("bundled", DIST), {}) is None
+    jd = JobDir(tmp_path / "job")
+    jd.conf.mkdir(parents=True)
+    jd.bin.mkdir()
+    jobconf.write_conf(jd, jobconf.core_site(jd), {}, "INFO", hadoop, DIST, found)
+    out = run(["bash", "-c", f'. "{jd.conf}/hadoop-env.sh"; echo "$HADOOP_HEAPSIZE_MAX $HADOOP_CONF_DIR"'])
+    assert out.stdout.strip() == f"2g {jd.conf}"
