@@ -129,7 +129,9 @@ def start(settings: Settings, server: Server) -> subprocess.Popen:
                                  f"`mvn -f mapreduce/pom.xml package -DskipTests`")
     conf = write_conf(server)
     java = java_binary(settings["java_home"])
-    classpath = ":".join([str(conf), f"{dist / 'lib'}/*", f"{dist / 'history-server'}/*"])
+    jars = [dist / "share" / "hadoop" / d for d in ("common", "common/lib", "hdfs", "mapreduce",
+                                                    "yarn")] + [dist / "history-server"]
+    classpath = ":".join([str(conf), *(f"{d}/*" for d in jars)])
     return proc.spawn([java, *ADD_OPENS, "-cp", classpath, MAIN], stdin=subprocess.DEVNULL,
                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                       start_new_session=True)  # Ctrl-C is handled here, then it is stopped

@@ -37,8 +37,9 @@ class JobPaths:
 
 
 def paths_of(command: list[str]) -> JobPaths:
-    """The paths named by `hadoop jar JAR ...` for jobs HAM understands; empty otherwise."""
-    if len(command) < 4 or command[:2] != ["hadoop", "jar"]:
+    """The paths named by `hadoop jar JAR ...` (or `yarn jar`) for jobs HAM understands; empty
+    otherwise."""
+    if len(command) < 4 or command[:2] not in (["hadoop", "jar"], ["yarn", "jar"]):
         return JobPaths()
     jar, args = os.path.basename(command[2]), command[3:]
     if jar.startswith("hadoop-streaming"):

@@ -18,7 +18,7 @@ from typing import Mapping
 
 from ham import contract, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
 from ham.errors import EnvironmentProblem, UsageError
-from ham.hadoop import find_hadoop, ham_jar
+from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.jobdir import JobDir
 from ham.settings import Settings
@@ -89,23 +89,33 @@ def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
 
 def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir) -> Prepared:
     """Render jd's configuration for this allocation, and the command's environment."""
-    java = java_binary(settings["java_home"], env)
-    check_java(java)
+    java, java_home = _java(settings, env)
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
+    site_env = jobconf.site_env_file(hadoop, env)
+    runners_cp = jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home},
+                                          site_env)
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
-        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
-        srun=shutil.which("srun") or "srun")
-    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"])
+        java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun")
+    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"], hadoop,
+                       bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)
-    return Prepared(jd, environment(settings, jd, env))
+    return Prepared(jd, jobconf.job_environment(env, jd, hadoop, jar, java_home))
+
+
+def _java(settings: Settings, env: Mapping[str, str]) -> tuple[str, str]:
+    """The java binary, and JAVA_HOME: Apache's scripts (a site's Hadoop) need it, and a Hadoop
+    installation's environment has it."""
+    java = java_binary(settings["java_home"], env)
+    check_java(java)
+    return java, settings["java_home"] or env.get("JAVA_HOME") or str(Path(java).resolve().parents[1])
 
 
 def environment(settings: Settings, jd: JobDir, env: Mapping[str, str]) -> dict[str, str]:
     """The environment of a command run with jd's configuration."""
     return jobconf.job_environment(env, jd, find_hadoop(settings, env), str(ham_jar(settings)),
-                                   settings["java_home"])
+                                   _java(settings, env)[1])
 
 
 def run_command(prepared: Prepared, command: list[str], retention: str, *,

@@ -243,4 +243,5 @@ def load(env: Mapping[str, str] | None = None,
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, "HAM_CLUSTER_DIR",
     contract.ENV_JOB_TOKEN, contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR",
+    "HAM_ENV_RESTORE",
 }

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST
+from tests.conftest import MAPREDUCE_JARS, TOOLS_JARS
 
-LIB = DIST / "lib"
-EXAMPLES = next(LIB.glob("hadoop-mapreduce-examples-*.jar"), None)
-STREAMING = next(LIB.glob("hadoop-streaming-*.jar"), None)
-JOBCLIENT_TESTS = next(LIB.glob("hadoop-mapreduce-client-jobclient-*-tests.jar"), None)
+EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
+STREAMING = next(TOOLS_JARS.glob("hadoop-streaming-*.jar"), None)
+JOBCLIENT_TESTS = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-client-jobclient-*-tests.jar"), None)
 
 MAPPER = """#!/usr/bin/env python3
 import sys

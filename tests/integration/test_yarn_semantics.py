@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST
+from tests.conftest import HADOOP_CP
 from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER, STREAMING
 from tests.integration.test_runtime_faults import expected_counts, output_counts
 
@@ -177,7 +177,7 @@ def app(tmp_path_factory) -> Path:
     for name, text in JOBS.items():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         (src / name).write_text(text)
-    subprocess.run(["javac", "-d", str(classes), "-cp", f"{DIST / 'lib'}/*",
+    subprocess.run(["javac", "-d", str(classes), "-cp", HADOOP_CP,
                     *[str(src / n) for n in JOBS]], check=True)
     subprocess.run(["jar", "cf", str(base / "app.jar"), "-C", str(classes), "."], check=True)
     return base / "app.jar"

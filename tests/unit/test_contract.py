@@ -13,12 +13,12 @@ import pytest
 
 from ham import contract, jobs, report
 from ham.settings import BY_KEY
-from tests.conftest import DIST, REPO
+from tests.conftest import DIST, HADOOP_CP, REPO
 
 
 @pytest.fixture(scope="module")
 def java() -> dict:
-    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{DIST / 'lib'}/*",
+    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
                           "io.github.ham.mapreduce.Contract"],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
@@ -113,7 +113,7 @@ def test_every_runtime_key_is_documented(java):
 def test_job_keys_table_is_current():
     """docs/job-keys.md is what the runtime's classification prints (which fails on any key of
     mapred-default.xml without a rule)."""
-    table = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{DIST / 'lib'}/*",
+    table = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
                             "io.github.ham.mapreduce.client.JobKeys"],
                            capture_output=True, text=True, check=True).stdout
     doc = (REPO / "docs" / "job-keys.md").read_text()

@@ -13,7 +13,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.v2.util.MRApps;
-import org.apache.hadoop.yarn.api.ApplicationConstants;
 
 /**
  * How the runners of one kind start, as YARN starts a task's container: as many per node as
@@ -52,6 +51,13 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
         .perNode();
   }
 
+  /**
+   * YARN's placeholder for the JVM's --add-opens in task options: Hadoop 3.4's
+   * ApplicationConstants.JVM_ADD_OPENS_VAR, spelled out here because Hadoop 3.3 has neither the
+   * constant nor the placeholder, and HAM's jar runs on both.
+   */
+  static final String JVM_ADD_OPENS_VAR = "<ADD_OPENS>";
+
   static RunnerSpec of(JobConf conf, boolean isMap, int cpus, long nodeMemoryMb) {
     TaskType type = isMap ? TaskType.MAP : TaskType.REDUCE;
     int vcores = conf.getInt(isMap ? MRJobConfig.MAP_CPU_VCORES : MRJobConfig.REDUCE_CPU_VCORES,
@@ -62,8 +68,7 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
     List<String> opts = new ArrayList<>(split(conf.get(HamConfig.RUNNER_JAVA_OPTS,
         HamConfig.DEFAULT_RUNNER_JAVA_OPTS)));
     // A YARN NodeManager expands this placeholder; the runners need no extra opens.
-    opts.addAll(split(conf.getTaskJavaOpts(type)
-        .replace(ApplicationConstants.JVM_ADD_OPENS_VAR, "")));
+    opts.addAll(split(conf.getTaskJavaOpts(type).replace(JVM_ADD_OPENS_VAR, "")));
     Map<String, String> env = new HashMap<>();
     MRApps.setEnvFromInputString(env, conf.get(MRJobConfig.MAPRED_ADMIN_USER_ENV,
         MRJobConfig.DEFAULT_MAPRED_ADMIN_USER_ENV), conf);
