@@ -34,7 +34,7 @@ final class DriverServices {
 
   static DriverServices start(JobConf conf, JobID id, JobDirs dirs, Credentials credentials,
       TaskScheduler scheduler, JobTasks tasks, JobEvents events, JobCounters counters,
-      AttemptIds ids, JobControl control) throws IOException {
+      AttemptIds ids, JobControl control, Runnable allocationEnded) throws IOException {
     RunnerTracker tracker = new RunnerTracker();
     UmbilicalServer server = new UmbilicalServer(conf, id, credentials);
     byte[] sealed = CredentialsSeal.seal(credentials, server.jobTokenPassword());
@@ -54,6 +54,7 @@ final class DriverServices {
     Allocation allocation = Allocation.current(conf);
     List<RunnerSpec> specs = RunnerSpec.of(conf, allocation.cpus(), allocation.memoryMb());
     return new DriverServices(server, launcher,
-        new RunnerSupervisor(conf, launcher, tracker, scheduler, events, specs));
+        new RunnerSupervisor(conf, launcher, tracker, scheduler, events, specs,
+            allocationEnded));
   }
 }

@@ -2,18 +2,13 @@ package io.github.ham.mapreduce.driver;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
-import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.JobResources;
 import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.JobEndNotifier;
@@ -55,6 +50,8 @@ public final class HamJob extends Thread {
   private final int run;
   private final boolean resumable;
   private final Wakeup wakeup = new Wakeup();
+  /** The shutdown hook and the supervisor may both stop the job: once. */
+  private final Object stopping = new Object();
   private volatile JobStatus.State state = JobStatus.State.PREP;
   private volatile boolean killed;
   private volatile boolean stopped;
@@ -126,7 +123,7 @@ public final class HamJob extends Thread {
             + (run - 1) : null);
         return;
       }
-      shutdownHook = new Thread(this::onShutdown, "ham-shutdown-" + id);
+      shutdownHook = new Thread(() -> stop("the client was terminated"), "ham-shutdown-" + id);
       Runtime.getRuntime().addShutdownHook(shutdownHook);
       services.supervisor.check(System.currentTimeMillis());
       // At once, not at the next tick: if this JVM is killed outright, whoever settles the job
@@ -134,7 +131,8 @@ public final class HamJob extends Thread {
       record.write(report.record(state, false));
       supervise();
       if (stopped) {
-        return;  // the JVM is going down; the shutdown hook ends the job
+        release();  // the job was stopped (JVM going down, allocation ended): it has ended
+        return;
       }
       if (scheduler.isSucceeded() && !killed) {
         output.commit();
@@ -169,27 +167,13 @@ public final class HamJob extends Thread {
     history = new JobHistoryLog(id, conf, dirs.history(), user, run);
     events = new JobEvents(s, ids, wakeup, counters, history);
     output = new JobOutput(conf, id, dirs);
-    Files.createDirectories(dirs.logs().toPath());
-    Files.createDirectories(dirs.intermediate().toPath());
-    if (resumable) {
-      if (run == 1) {
-        // Before the driver adds its own secrets: what a resume must find unchanged.
-        ResumeManifest.write(dirs.resumeManifest(), new File(submitDir.toUri().getPath()),
-            conf, credentials);
-      }
-      Files.write(dirs.resumable().toPath(), List.of(id.toString()));
-    }
-    // Kept after the job (the staging copy is not): what ran, for the runners, for `mapred job
-    // -status` later, and with this run's ham.* keys.
-    try (OutputStream out = Files.newOutputStream(dirs.jobConf().toPath())) {
-      conf.writeXml(out);
-    }
-    new JobResources(conf, dirs).unpack();
+    RunFiles.create(conf, dirs, run, resumable, new File(submitDir.toUri().getPath()),
+        credentials);
     JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
         UmbilicalServer.clientIdentity(id));
     services = DriverServices.start(conf, id, dirs, credentials, s,
         new JobTasks(dirs.jobConf().getPath(), splits, user, ids), events, counters, ids,
-        jobControl);
+        jobControl, () -> stop("the Slurm allocation ended"));
     scheduler = s;
     report.scheduler = s;
     report.counters = counters;
@@ -262,32 +246,51 @@ public final class HamJob extends Thread {
   }
 
   /**
-   * The JVM is going down (SIGTERM, Ctrl-C, the time-limit warning forwarded by `ham run`): the
-   * job stops where it is, resumable (its output held aside, its map outputs and history kept)
-   * unless ham.resumable is off, when it is killed and cleaned up.
+   * The job stops where it is because of {@code cause}: the JVM is going down (SIGTERM, Ctrl-C,
+   * the time-limit warning forwarded by `ham run`; from the shutdown hook) or the allocation
+   * ended under it (scancel, the time limit). Resumable: its output held aside, its map outputs
+   * and history kept; with ham.resumable off, or a user kill under way, killed and cleaned up.
    */
-  private void onShutdown() {
-    if (state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
+  private void stop(String cause) {
+    synchronized (stopping) {
+      stopOnce(cause);
+    }
+  }
+
+  private void stopOnce(String cause) {
+    if (stopped || state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
         || state == JobStatus.State.KILLED) {
       return;
     }
+    stopped = true;
+    scheduler.stop("Job stopped before it finished: " + cause);  // nothing more is assigned
     if (!resumable || killed) {
       killed = true;
       abort();
-      end(JobStatus.State.KILLED, "Job killed: the client was terminated", false);
+      end(JobStatus.State.KILLED, "Job killed: " + cause, false);
       return;
     }
-    stopped = true;
-    scheduler.stop("Job stopped before it finished");  // nothing more is assigned
     stopRunners("Job stopped before it finished");
     boolean held = output.hold();
     if (output.committed(JobDirs.COMMIT_SUCCESS)) {
       end(JobStatus.State.SUCCEEDED, null, false);  // its commit ended first
       return;
     }
-    end(JobStatus.State.KILLED, "Job stopped before it finished: it can be resumed ("
-        + (held ? "its output is held aside" : "its output could not be held aside") + ")",
-        true);
+    end(JobStatus.State.KILLED, "Job stopped before it finished (" + cause + "): it can be "
+        + "resumed (" + (held ? "its output is held aside" : "its output could not be held "
+        + "aside") + ")", true);
+  }
+
+  /** After a stop: the IPC server goes (and the hook, if the JVM stays up). */
+  private void release() {
+    if (shutdownHook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // Already shutting down.
+      }
+    }
+    services.server.stop();
   }
 
   /** The job's end when the JVM goes down: history, record, and what is left on disk. */
@@ -300,22 +303,7 @@ public final class HamJob extends Thread {
     }
     record.write(report.record(end, resume));
     state = end;
-    deleteIntermediate(resume);
-  }
-
-  /**
-   * Map outputs and runner work directories go when the job ends (logs, history and status
-   * stay); a job that can be resumed keeps its map outputs and stays marked resumable.
-   */
-  private void deleteIntermediate(boolean resume) {
-    dirs.control().delete();
-    FileUtil.fullyDelete(dirs.work());
-    if (!resume) {
-      dirs.resumable().delete();
-      if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, HamConfig.DEFAULT_KEEP_INTERMEDIATE)) {
-        FileUtil.fullyDelete(dirs.intermediate());
-      }
-    }
+    RunFiles.clean(conf, dirs, resume);
   }
 
   public void kill() {
@@ -346,7 +334,7 @@ public final class HamJob extends Thread {
       if (services != null) {
         services.server.stop();
       }
-      deleteIntermediate(false);
+      RunFiles.clean(conf, dirs, false);
     } catch (Throwable t) {
       LOG.warn("Cleanup of job {} failed", id, t);
     } finally {

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.driver.slurm.NodeState;
 import io.github.ham.mapreduce.driver.slurm.RunnerExit;
+import io.github.ham.mapreduce.driver.slurm.Allocation;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
 
 import org.apache.hadoop.conf.Configuration;
@@ -26,6 +27,9 @@ import org.slf4j.LoggerFactory;
  */
 final class RunnerSupervisor {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerSupervisor.class);
+  private final Configuration conf;
+  /** Called once the allocation is found over: no runner can come back, the job stops. */
+  private final Runnable allocationEnded;
   private final RunnerLauncher launcher;
   private final RunnerTracker tracker;
   private final TaskScheduler scheduler;
@@ -39,7 +43,10 @@ final class RunnerSupervisor {
   private int relaunchesUsed;
 
   RunnerSupervisor(Configuration conf, RunnerLauncher launcher, RunnerTracker tracker,
-      TaskScheduler scheduler, JobEvents events, List<RunnerSpec> specs) {
+      TaskScheduler scheduler, JobEvents events, List<RunnerSpec> specs,
+      Runnable allocationEnded) {
+    this.conf = conf;
+    this.allocationEnded = allocationEnded;
     this.launcher = launcher;
     this.tracker = tracker;
     this.scheduler = scheduler;
@@ -98,6 +105,14 @@ final class RunnerSupervisor {
       }
     }
     lost.addAll(tracker.expire(now, heartbeatTimeout));
+    if (!lost.isEmpty() && Allocation.ended(conf)) {
+      // scancel or the time limit took the runners (and will take this JVM): replacing them
+      // would fail, and failing the job would lose what a resume can keep.
+      LOG.warn("Task runners lost: the Slurm allocation has ended; the job stops");
+      kill();
+      allocationEnded.run();
+      return;
+    }
     for (RunnerTracker.Lost l : lost) {
       runnerLost(l, now);
     }

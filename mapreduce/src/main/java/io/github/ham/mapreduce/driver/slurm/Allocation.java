@@ -29,6 +29,32 @@ public record Allocation(int nodes, int cpus, long memoryMb) {
     return new Allocation(RunnerCount.nodes(env), RunnerCount.cpus(env), memory);
   }
 
+  private static final java.util.regex.Pattern JOB_STATE =
+      java.util.regex.Pattern.compile("(?:^|\\s)JobState=(\\S+)");
+
+  /**
+   * Whether this allocation is over (scancel, its time limit, its nodes lost): Slurm says its
+   * state is no longer RUNNING, or no longer knows it. False when that cannot be told (no
+   * allocation, the local launcher, scontrol failing or slow).
+   */
+  public static boolean ended(Configuration conf) {
+    String job = System.getenv("SLURM_JOB_ID");
+    if (job == null || HamConfig.LAUNCHER_LOCAL.equals(conf.getTrimmed(HamConfig.LAUNCHER,
+        HamConfig.DEFAULT_LAUNCHER))) {
+      return false;
+    }
+    Scontrol.Answer a = Scontrol.show(conf.getTrimmed(HamConfig.SCONTROL,
+        HamConfig.DEFAULT_SCONTROL), "job", "-o", job);
+    if (a == null) {
+      return false;
+    }
+    if (!a.ok()) {
+      return a.text().contains("Invalid job id");
+    }
+    java.util.regex.Matcher m = JOB_STATE.matcher(a.text());
+    return m.find() && !m.group(1).equals("RUNNING") && !m.group(1).equals("SUSPENDED");
+  }
+
   /** The names of the allocation's nodes ({@code scontrol show hostnames}); empty if unknown. */
   public static java.util.List<String> nodeNames(Configuration conf) {
     String nodeList = System.getenv("SLURM_JOB_NODELIST");

@@ -1,9 +1,6 @@
 package io.github.ham.mapreduce.driver.slurm;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,28 +28,11 @@ public enum NodeState {
    * node[1-3]), or null when it fails or takes more than 10 s.
    */
   public static String showNodes(String scontrol, String nodes) {
-    try {
-      Process p = new ProcessBuilder(scontrol, "show", "node", "-o", nodes)
-          .redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return null;
-      }
-      String text = new String(out, StandardCharsets.UTF_8);
-      if (p.exitValue() != 0) {
-        LOG.warn("scontrol show node {} failed: {}", nodes, text.trim());
-        return null;
-      }
-      return text;
-    } catch (IOException e) {
-      LOG.warn("Cannot run scontrol for node {}: {}", nodes, e.toString());
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
+    Scontrol.Answer a = Scontrol.show(scontrol, "node", "-o", nodes);
+    if (a != null && !a.ok()) {
+      LOG.warn("scontrol show node {} failed: {}", nodes, a.text().trim());
     }
+    return a == null || !a.ok() ? null : a.text();
   }
 
   /**
