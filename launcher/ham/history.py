@@ -12,6 +12,7 @@ The server moves them to its done directory; HAM's copies stay with the job (`ha
 
 from __future__ import annotations
 
+import getpass
 import logging
 import os
 import shutil
@@ -38,7 +39,6 @@ MAIN = "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer"
 ADD_OPENS = ["--add-opens", "java.base/java.lang=ALL-UNNAMED",
              "--add-opens", "java.base/java.util=ALL-UNNAMED",
              "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED"]
-PUBLISHED = ".published"  # in a job's history/done/: copied to the server already
 TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000  # the server deletes older jobs (its max-age)
 
 
@@ -46,10 +46,20 @@ TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000  # the server deletes older jobs (its
 class Server:
     """Where one history server keeps its files, and the job directories it reads."""
 
-    home: Path  # conf/, intermediate/, done/, server.log
-    roots: list[Path]  # <shared_root>/<user> directories whose jobs it shows
+    home: Path  # conf/, intermediate/, done/, published/, server.log
+    shared: Path  # the shared root
+    user: str | None  # whose jobs it shows; None: every user's (a site's server)
     bind: str
     port: int
+
+    @property
+    def roots(self) -> list[Path]:
+        """The <shared_root>/<user> directories whose jobs it shows (looked at again on each
+        scan: a site's server sees a new user's first job)."""
+        if self.user is not None:
+            return [self.shared / self.user]
+        return sorted(p for p in self.shared.iterdir()
+                      if p.is_dir() and not p.name.startswith("."))
 
     @property
     def url(self) -> str:
@@ -60,36 +70,36 @@ def plan(settings: Settings, port: int, bind: str, all_users: bool, home: str | 
     shared = Path(settings["shared_root"])
     if not shared.is_dir():
         raise EnvironmentProblem(f"shared root {shared} does not exist: set shared_root")
-    if all_users:
-        roots = sorted(p for p in shared.iterdir() if p.is_dir() and not p.name.startswith("."))
-        default_home = shared / ".history"
-    else:
-        from ham.jobdir import user_root
-
-        roots = [user_root(str(shared))]
-        default_home = roots[0] / ".history"
-    return Server(Path(home) if home else default_home, roots, bind, port)
+    user = None if all_users else getpass.getuser()
+    default_home = shared / ".history" if user is None else shared / user / ".history"
+    return Server(Path(home) if home else default_home, shared, user, bind, port)
 
 
-def finished_jobs(roots: list[Path]) -> Iterator[Path]:
+def published_mark(server: Server, done: Path) -> Path:
+    """The server's own record that it has a job (<user>.<session>.<job id>): kept in its home,
+    not in the job directory, so a user's server and the site's each take every job."""
+    job = done.parent.parent
+    return server.home / "published" / f"{job.parents[2].name}.{job.parents[1].name}.{job.name}"
+
+
+def finished_jobs(server: Server) -> Iterator[Path]:
     """history/done directories of finished jobs not yet given to the server."""
-    for root in roots:
+    for root in server.roots:
         for done in sorted(root.glob(f"*/{c.JOBS}/*/history/done")):
-            if not (done / PUBLISHED).exists() and any(done.glob("*.jhist")):
+            if not published_mark(server, done).exists() and any(done.glob("*.jhist")):
                 yield done
 
 
-def publish(done: Path, intermediate: Path) -> None:
+def publish(server: Server, done: Path) -> None:
     """Copy a job's three files into the server's intermediate directory, the .jhist last."""
+    intermediate = server.home / "intermediate" / "ham"
     order = sorted(done.iterdir(), key=lambda p: (p.suffix == ".jhist", p.name))
     for src in order:
-        if src.name == PUBLISHED:
-            continue
         tmp = intermediate / (src.name + "_tmp")
         shutil.copyfile(src, tmp)
         os.chmod(tmp, 0o660)
         tmp.replace(intermediate / src.name)
-    (done / PUBLISHED).touch()
+    published_mark(server, done).touch()
 
 
 def write_conf(server: Server) -> Path:
@@ -97,6 +107,7 @@ def write_conf(server: Server) -> Path:
     conf.mkdir(parents=True, exist_ok=True)
     (server.home / "intermediate" / "ham").mkdir(parents=True, exist_ok=True)
     (server.home / "done").mkdir(parents=True, exist_ok=True)
+    (server.home / "published").mkdir(parents=True, exist_ok=True)
     site = {
         "mapreduce.jobhistory.address": f"{server.bind}:0",
         "mapreduce.jobhistory.admin.address": f"{server.bind}:0",
@@ -162,10 +173,9 @@ def serve(settings: Settings, server: Server, on_ready: Callable[[Server], None]
     try:
         wait_ready(server, child)
         on_ready(server)
-        intermediate = server.home / "intermediate" / "ham"
         while not stopping and child.poll() is None:
-            for done in finished_jobs(server.roots):
-                publish(done, intermediate)
+            for done in finished_jobs(server):
+                publish(server, done)
             time.sleep(poll)
     finally:
         if child.poll() is None:

@@ -101,8 +101,10 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("stripe_size", "4M", _parse_size,
             "Lustre stripe size for new job directories (lfs setstripe -S)."),
     Setting("retention", "logs", _parse_choice("all", "logs", "none"),
-            "What stays in a job directory after the job: 'all', 'logs' (logs and status "
-            "record; intermediate data removed) or 'none'."),
+            "What stays in a job directory after the job: 'all', 'logs' (logs, history and "
+            "status record; intermediate data removed) or 'none'. A job stopped before it "
+            "finished keeps what a resume needs whatever this says, until it is resumed or "
+            "`ham cleanup --resumable` removes it."),
     Setting("partition", "", _parse_str, "Default partition for `ham submit` and `ham run`."),
     Setting("account", "", _parse_str, "Default account for `ham submit` and `ham run`."),
     Setting("qos", "", _parse_str, "Default QOS for `ham submit` and `ham run`."),

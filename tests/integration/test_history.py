@@ -114,6 +114,6 @@ def test_history_server_serves_the_job(job, tmp_path):
         server.send_signal(signal.SIGINT)
         code = server.wait(timeout=60)
     assert code == 0
-    # HAM's own copy of the history stays with the job, marked as given to the server.
+    # HAM's own copy of the history stays with the job; the server marks it taken in its home.
     assert list((job["job_dir"] / "history").glob("*.jhist"))
-    assert (job["job_dir"] / "history" / "done" / ".published").exists()
+    assert list((job["dir"] / "shared").glob("*/.history/published/*.job_*"))

@@ -28,6 +28,7 @@ def command(port: int, bind: str, all_users: bool, home: str | None,
 
     def ready(s: history.Server) -> None:
         click.echo(f"JobHistoryServer: {s.url}/jobhistory  (REST: {s.url}/ws/v1/history)")
-        click.echo(f"jobs of: {', '.join(str(r) for r in s.roots)}; Ctrl-C stops it")
+        whose = s.shared / s.user if s.user else f"every user under {s.shared}"
+        click.echo(f"jobs of: {whose}; Ctrl-C stops it")
 
     raise SystemExit(history.serve(resolved, server, ready))
