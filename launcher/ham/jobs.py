@@ -25,6 +25,7 @@ class JobSummary:
     command: list[str] = field(default_factory=list)
     exit_code: int | None = None
     elapsed_s: float | None = None
+    resumed_in: list[str] = field(default_factory=list)  # Slurm jobs that resumed its jobs
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -41,6 +42,11 @@ def progress_text(summary: JobSummary) -> str:
             f"({maps.get('completed', 0)}/{maps.get('total', 0)} maps, "
             f"{reduces.get('completed', 0)}/{reduces.get('total', 0)} reduces, "
             f"{maps.get('failed', 0) + reduces.get('failed', 0)} failed)")
+
+
+def ids_text(summary: JobSummary) -> str:
+    """'79' or, for a directory whose job was resumed, '79,86' (the latest Slurm job last)."""
+    return ",".join([summary.slurm_job_id, *summary.resumed_in])
 
 
 def elapsed_text(seconds: float | None) -> str:
@@ -128,7 +134,8 @@ def summarize(jd: JobDir, slurm: Slurm, now: float) -> JobSummary:
         slurm_job_id=jd.path.name, job_dir=str(jd.path),
         slurm_state=info.state if info else "GONE",
         hadoop_jobs=hadoop_jobs, command=record.get("command", []),
-        exit_code=record.get("exit_code"), elapsed_s=elapsed)
+        exit_code=record.get("exit_code"), elapsed_s=elapsed,
+        resumed_in=jd.slurm_ids()[1:])
 
 
 def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
@@ -136,7 +143,7 @@ def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
     """Summaries of the user's job directories (of job_ids, if given). A requested job that
     Slurm knows but that has no directory yet (pending, starting) is listed without one."""
     found = [summarize(d, slurm, now) for d in job_dirs(shared_root, job_ids)]
-    seen = {slurm_id_of(Path(s.job_dir)) for s in found}
+    seen = {i for s in found for i in (slurm_id_of(Path(s.job_dir)), *s.resumed_in)}
     for job_id in job_ids:
         if job_id in seen:
             continue

@@ -142,6 +142,9 @@ def run_command(prepared: Prepared, command: list[str], retention: str, *,
 
     def forward(signum: int, _frame: object) -> None:
         received.append(signum)
+        if signum == signal.SIGUSR1:
+            log.warning("the allocation's time limit is near (Slurm's warning, SIGUSR1): "
+                        "stopping the job")
         # The JVM runs its shutdown hooks on SIGTERM (SIGUSR1 would kill it without them).
         child.send_signal(signal.SIGTERM if signum == signal.SIGUSR1 else signum)
 

@@ -134,3 +134,13 @@ def test_changed_jar_refuses_the_resume(tmp_path):
     with pytest.raises(UsageError, match=r"cannot resume job_1_0001: .*app.jar changed since "
                                          r"the job started"):
         resume.check(resume.Stopped(jd, job), {}, runtime=False)
+
+
+def test_status_lists_a_resumed_session_once_under_both_slurm_jobs(tmp_path):
+    """`ham status 7 9` after job 7 was resumed in Slurm job 9: one row, '7,9', with the state
+    of the latest Slurm job (not a second row for 9 without a directory)."""
+    jd, _ = stopped_job(tmp_path)
+    jd.write_record(resumed_in=["9"])
+    rows = jobs.summaries(str(tmp_path / "shared"), FakeSlurm({"7": "TIMEOUT", "9": "COMPLETED"}),
+                          ["7", "9"], 0.0)
+    assert [(jobs.ids_text(r), r.slurm_state) for r in rows] == [("7,9", "COMPLETED")]

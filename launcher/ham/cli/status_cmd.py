@@ -33,7 +33,7 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) ->
                 click.clear()
             click.echo(f"{'JOBID':<10} {'SLURM':<11} {'ELAPSED':>9}  PROGRESS / JOB DIRECTORY")
             for s in summaries:
-                click.echo(f"{s.slurm_job_id:<10} {s.slurm_state:<11} {jobs.elapsed_text(s.elapsed_s):>9}  "
+                click.echo(f"{jobs.ids_text(s):<10} {s.slurm_state:<11} {jobs.elapsed_text(s.elapsed_s):>9}  "
                            f"{jobs.progress_text(s)}\n{'':<33}{s.job_dir}")
                 if tasks:
                     for hadoop_job in s.hadoop_jobs:

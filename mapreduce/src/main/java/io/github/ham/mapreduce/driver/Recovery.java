@@ -36,6 +36,8 @@ import org.slf4j.LoggerFactory;
  */
 final class Recovery {
   private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+  /** The user's console (and driver.log): what a resume takes over. */
+  private static final Logger NOTICE = LoggerFactory.getLogger("ham");
 
   /** A task an earlier run finished. */
   record Done(AttemptKey attempt, TaskAttemptID id, String node, long taskStart, long start,
@@ -82,7 +84,7 @@ final class Recovery {
       throws IOException {
     File previous = JobHistoryLog.jhist(dirs.history(), ids.job().toString(), run - 1);
     if (!previous.isFile()) {
-      LOG.warn("No history of run {} of {}: every task runs again", run - 1, ids.job());
+      NOTICE.warn("No history of run {} of {}: every task runs again", run - 1, ids.job());
       return Plan.NONE;
     }
     JobInfo info = new JobHistoryParser(FileSystem.getLocal(new Configuration(false)).getRaw(),
@@ -112,8 +114,10 @@ final class Recovery {
         lost++;
       }
     }
-    LOG.info("Run {} of {} keeps {} tasks of run {} ({} finished there but must run again)",
-        run, ids.job(), done.size(), run - 1, lost);
+    long maps = done.stream().filter(d -> d.attempt().isMap()).count();
+    NOTICE.info("Resuming {} (run {}): {} maps and {} reduces finished in run {} are kept; {} "
+        + "finished there but must run again (output damaged or not recoverable)", ids.job(), run,
+        maps, done.size() - maps, run - 1, lost);
     return new Plan(info.getAMInfos() == null ? List.of() : info.getAMInfos(),
         info.getSubmitTime(), info.getLaunchTime(), done);
   }
