@@ -14,12 +14,22 @@ from ham.jobdir import JobDir
 from ham.settings import Settings
 
 
-def core_site(jobdir: JobDir) -> dict[str, Any]:
-    return {
-        # The shared file system is the default file system: no HDFS.
-        "fs.defaultFS": "file:///",
+def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
+    lustre = settings["filesystem"] == c.LUSTRE_SCHEME
+    props: dict[str, Any] = {
+        # The shared file system is the default file system: no HDFS. Either its files as
+        # they are (file:///) or HAM's lustre:/// under lustre_root.
+        "fs.defaultFS": f"{c.LUSTRE_SCHEME}:///" if lustre else "file:///",
         "hadoop.tmp.dir": str(jobdir.tmp),
+        # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
+        f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
+        f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,
     }
+    if settings["lustre_root"]:
+        props[c.LUSTRE_ROOT] = settings["lustre_root"]
+    if settings["file_stripes"]:
+        props[c.LUSTRE_FILE_STRIPES] = settings["file_stripes"]
+    return props
 
 
 def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_host: str,
@@ -36,6 +46,8 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         c.RUNNER_JAVA_OPTS: settings["runner_java_opts"],
         c.RUNNERS_PER_NODE: settings["runners_per_node"],
         c.SRUN: srun,
+        c.LUSTRE_MAP_OUTPUT_STRIPE: settings["map_output_stripe"],
+        **({c.LUSTRE_OUTPUT_STRIPE: settings["output_stripe"]} if settings["output_stripe"] else {}),
     }
 
 

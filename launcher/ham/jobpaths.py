@@ -9,9 +9,9 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 
 from ham.errors import UsageError
+from ham.fspaths import Resolver
 
 # Hadoop's generic options (GenericOptionsParser) that take a value as the next argument.
 GENERIC_WITH_VALUE = {"-D", "-conf", "-fs", "-jt", "-files", "-libjars", "-archives",
@@ -83,15 +83,6 @@ def _streaming(args: list[str]) -> JobPaths:
     return paths
 
 
-def _local(path: str, cwd: str) -> str | None:
-    """path as a local file name (Hadoop's default file system here is file:///), or None
-    when it names another file system, which HAM does not check."""
-    url = urlparse(path)
-    if url.scheme in ("", "file"):
-        return os.path.join(cwd, url.path if url.scheme else path)
-    return None
-
-
 def _exists(local: str) -> bool:
     if "{" in local:
         return True  # Hadoop's {a,b} globs: left to Hadoop
@@ -100,17 +91,21 @@ def _exists(local: str) -> bool:
     return os.path.exists(local)
 
 
-def check(command: list[str], cwd: str, inputs_may_appear: bool = False) -> None:
+def check(command: list[str], cwd: str, inputs_may_appear: bool = False,
+          resolver: Resolver | None = None) -> None:
     """Refuse a missing input (unless inputs_may_appear: a job that waits for another one)
-    or an existing output, as Hadoop would once the job runs."""
+    or an existing output, as Hadoop would once the job runs. resolver says where the job's
+    paths are (default: file:///, relative to cwd); paths on other file systems are not checked."""
+    resolver = resolver or Resolver(cwd=cwd)
+    relative_to = os.path.normpath(resolver.local(".") or cwd)
     paths = paths_of(command)
     for given in [] if inputs_may_appear else paths.inputs:
-        local = _local(given, cwd)
+        local = resolver.local(given)
         if local is not None and not _exists(local):
             raise UsageError(f"input path does not exist: {given} (check the job's arguments; "
-                             f"relative paths are taken from {cwd})")
+                             f"relative paths are taken from {relative_to})")
     if paths.output is not None:
-        local = _local(paths.output, cwd)
+        local = resolver.local(paths.output)
         if local is not None and os.path.lexists(local):
             raise UsageError(f"output path already exists: {paths.output} (Hadoop never "
                              "overwrites a job's output: remove it or choose another path)")

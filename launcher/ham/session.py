@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping
 
-from ham import contract, jobconf, jobdir as jobdirs, jobs, proc, reaper, settle
+from ham import contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, settle
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -58,13 +58,17 @@ def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepare
     check_java(java)
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
+    if fspaths.check_lustre_root(settings) and settings["filesystem"] == contract.LUSTRE_SCHEME:
+        problem = fspaths.ensure_lustre_home(fspaths.Resolver.for_settings(settings, "."))
+        if problem:
+            log.warning("%s", problem)
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
         java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
         srun=shutil.which("srun") or "srun")
-    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"])
+    jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"])
     child_env = jobconf.job_environment(env, jd, hadoop, jar, settings["java_home"])
     jd.write_record(slurm_job_id=job_id, hadoop=hadoop.kind, framework=settings["framework"],
                     created=time.time())

@@ -13,6 +13,7 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
+import io.github.ham.mapreduce.lustre.Striping;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -149,6 +150,7 @@ public final class HamJob extends Thread {
     output = new JobOutput(conf, id);
     Files.createDirectories(dirs.logs().toPath());
     Files.createDirectories(dirs.intermediate().toPath());
+    Striping.mapOutputDir(conf, dirs.intermediate());
     // Kept after the job (the staging copy is not): what ran, for `mapred job -status` later.
     Files.copy(new File(jobFile()).toPath(), dirs.jobConf().toPath(),
         StandardCopyOption.REPLACE_EXISTING);

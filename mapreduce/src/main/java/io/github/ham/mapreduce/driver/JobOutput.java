@@ -3,6 +3,8 @@ package io.github.ham.mapreduce.driver;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.ham.mapreduce.lustre.Striping;
+
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.JobContextImpl;
@@ -63,6 +65,9 @@ final class JobOutput {
   void setup() throws IOException {
     Path out = dir();
     outputExisted = out == null || out.getFileSystem(conf).exists(out);
+    if (!outputExisted) {
+      Striping.outputDir(conf, out);  // before setupJob makes _temporary: all inherit the layout
+    }
     committer.setupJob(context);
   }
 
