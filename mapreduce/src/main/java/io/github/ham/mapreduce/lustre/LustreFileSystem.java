@@ -231,53 +231,63 @@ public class LustreFileSystem extends RawLocalFileSystem {
 
   @Override
   public FSDataInputStream open(Path f, int size) throws IOException {
-    return super.open(f, buffer(size));
+    // RawLocalFileSystem's stream with a 1-byte buffer (every read goes around it) in ours.
+    return LargeIo.input(super.open(f, 1), buffer(size));
   }
 
   @Override
   public FSDataOutputStream append(Path f, int size, Progressable progress) throws IOException {
-    return super.append(f, buffer(size), progress);
+    FileStatus status = getFileStatus(f);
+    if (status.isDirectory()) {
+      throw new IOException("Cannot append to a directory (=" + f + " )");
+    }
+    return new FSDataOutputStream(LargeIo.output(createOutputStreamWithMode(makeQualified(f),
+        true, null), buffer(size)), statistics, status.getLen());
   }
 
-  // Paths are qualified before RawLocalFileSystem sees them: it works out parents with
-  // Path.getParent(), which for a relative path stops at "." instead of the working directory.
+  // The creates below are RawLocalFileSystem's with our buffering and per-file layouts. Paths
+  // are qualified first: RawLocalFileSystem works out parents with Path.getParent(), which for
+  // a relative path stops at "." instead of the working directory.
 
   @Override
   public FSDataOutputStream create(Path f, boolean overwrite, int size, short replication,
       long blockSize, Progressable progress) throws IOException {
-    Path q = makeQualified(f);
-    return super.create(q, layOut(q, overwrite), buffer(size), replication, blockSize,
-        progress);
+    return create(makeQualified(f), overwrite, true, size, null);
   }
 
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int size,
       short replication, long blockSize, Progressable progress) throws IOException {
-    Path q = makeQualified(f);
-    return super.create(q, permission, layOut(q, overwrite), buffer(size), replication,
-        blockSize, progress);
+    return create(makeQualified(f), overwrite, true, size, permission);
   }
 
   @Override
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
       EnumSet<CreateFlag> flags, int size, short replication, long blockSize,
       Progressable progress) throws IOException {
-    Path q = makeQualified(f);
-    EnumSet<CreateFlag> fl = EnumSet.copyOf(flags);
-    if (layOut(q, flags.contains(CreateFlag.OVERWRITE))) {
-      fl.add(CreateFlag.OVERWRITE);
-    }
-    return super.createNonRecursive(q, permission, fl, buffer(size), replication, blockSize,
-        progress);
+    return create(makeQualified(f), flags.contains(CreateFlag.OVERWRITE), false, size,
+        permission);
   }
 
   @Override
   public FSDataOutputStream createNonRecursive(Path f, FsPermission permission,
       boolean overwrite, int size, short replication, long blockSize, Progressable progress)
       throws IOException {
-    Path q = makeQualified(f);
-    return super.createNonRecursive(q, permission, layOut(q, overwrite), buffer(size),
-        replication, blockSize, progress);
+    return create(makeQualified(f), overwrite, false, size, permission);
+  }
+
+  private FSDataOutputStream create(Path f, boolean overwrite, boolean createParent, int size,
+      FsPermission permission) throws IOException {
+    if (!overwrite && exists(f)) {
+      throw new FileAlreadyExistsException("File already exists: " + f);
+    }
+    Path parent = f.getParent();
+    if (createParent && parent != null && !mkdirs(parent)) {
+      throw new IOException("Mkdirs failed to create " + parent);
+    }
+    layOut(f);
+    return new FSDataOutputStream(LargeIo.output(createOutputStreamWithMode(f, false,
+        permission), buffer(size)), statistics);
   }
 
   @Override
@@ -297,28 +307,20 @@ public class LustreFileSystem extends RawLocalFileSystem {
 
   /**
    * Before a file is created: if a per-file rule matches and the root is on Lustre, make the
-   * file empty with its layout ({@code lfs setstripe} on a new file), since a layout cannot
-   * change once data is written. Returns the overwrite flag the create must then use (true
-   * once the empty file exists).
+   * file empty with its layout ({@code lfs setstripe} on a new file; a layout cannot change
+   * once data is written, so a file being overwritten is removed first). The create then
+   * opens it, truncating, which keeps the layout.
    */
-  private boolean layOut(Path f, boolean overwrite) throws IOException {
-    StripeLayout layout = fileStripes.isEmpty() || !rootOnLustre ? null
-        : fileStripes.match(f);
+  private void layOut(Path f) throws IOException {
+    StripeLayout layout = fileStripes.isEmpty() || !rootOnLustre ? null : fileStripes.match(f);
     if (layout == null) {
-      return overwrite;
+      return;
     }
     File file = pathToFile(f);
     if (file.exists()) {
-      if (!overwrite) {
-        throw new FileAlreadyExistsException("File already exists: " + f);
-      }
       delete(f, false);
     }
-    Path parent = f.getParent();
-    if (parent != null && !mkdirs(parent)) {
-      throw new IOException("Mkdirs failed to create " + parent);
-    }
-    return striping.apply(file, layout, "file") || overwrite;
+    striping.apply(file, layout, "file");
   }
 
   // ---- permissions and owners, in the JVM (no chmod/chown processes) -------------------------
