@@ -36,11 +36,25 @@ class JobPaths:
     output: str | None = None
 
 
+def sets_own_file_system(args: list[str]) -> bool:
+    """Whether the job's generic options choose its default file system themselves (`-fs`,
+    `-D fs.defaultFS=...`, or a `-conf` file, such as a core-site.xml kept from HAL): where
+    its paths are is then the job's business, and HAM does not check them."""
+    for i, arg in enumerate(args):
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if arg in ("-fs", "-conf") or arg.startswith("-Dfs.defaultFS=") or \
+                (arg == "-D" and nxt.startswith("fs.defaultFS=")):
+            return True
+    return False
+
+
 def paths_of(command: list[str]) -> JobPaths:
     """The paths named by `hadoop jar JAR ...` for jobs HAM understands; empty otherwise."""
     if len(command) < 4 or command[:2] != ["hadoop", "jar"]:
         return JobPaths()
     jar, args = os.path.basename(command[2]), command[3:]
+    if sets_own_file_system(args):
+        return JobPaths()
     if jar.startswith("hadoop-streaming"):
         return _streaming(args)
     if jar.startswith("hadoop-mapreduce-examples") and args[0] in EXAMPLES:
