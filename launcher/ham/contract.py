@@ -32,6 +32,10 @@ DEFAULTS = {
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }
 
+# -- Hadoop keys HAM sets for every job (core-site.xml) ----------------------------------------
+IO_FILE_BUFFER_SIZE = "io.file.buffer.size"
+HAM_IO_FILE_BUFFER_SIZE = 131072
+
 # -- the lustre:// file system (package io.github.ham.mapreduce.lustre) ----------------------
 LUSTRE_SCHEME = "lustre"
 LUSTRE_FS_CLASS = "io.github.ham.mapreduce.lustre.LustreFileSystem"

@@ -57,6 +57,7 @@ def test_rendered_configuration_per_file_system(tmp_path):
     file_mode = load(tmp_path)
     core = jobconf.core_site(file_mode, jd)
     assert core["fs.defaultFS"] == "file:///"
+    assert core["io.file.buffer.size"] == 131072  # not Hadoop's 4 KB (bench/ioprofile)
     assert core["fs.lustre.impl"] == c.LUSTRE_FS_CLASS
     assert core["fs.AbstractFileSystem.lustre.impl"] == c.LUSTRE_AFS_CLASS
     assert c.LUSTRE_ROOT not in core and c.LUSTRE_FILE_STRIPES not in core

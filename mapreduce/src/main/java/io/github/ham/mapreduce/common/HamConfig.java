@@ -141,12 +141,6 @@ public final class HamConfig {
    * with a stand-in lfs. Elsewhere the type of the mount decides (statfs magic 0x0BD00BD0).
    */
   public static final String ENV_LUSTRE_MOUNTS = "HAM_LUSTRE_MOUNTS";
-  /**
-   * Smallest buffer of the local files a task writes and reads for the framework (map spills,
-   * file.out, the reduce side's merges): Hadoop asks for io.file.buffer.size (4 KB).
-   */
-  public static final String TASK_IO_BUFFER_SIZE = "ham.task.io.buffer.size";
-  public static final int DEFAULT_TASK_IO_BUFFER_SIZE = 1 << 20;
 
   private HamConfig() {
   }
