@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>It is Hadoop's RawLocalFileSystem with the path mapping, and so raw: no {@code .crc} side
  * files and no CRC per 512 bytes (Lustre and its network check their own data; a job that
  * wants end-to-end checksums can use file:// or write checksummed formats), and large I/O:
- * every stream's buffer is at least {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a
- * stripe), not io.file.buffer.size's 4 KB. Status comes from one stat in the JVM
+ * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
+ * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}).
+ * Status comes from one stat in the JVM
  * ({@link PosixFileStatus}); block locations name no hosts (every node reads every stripe
  * equally well, so there is no locality to report); block sizes follow the stripe layout.
  * Files matching {@link HamConfig#LUSTRE_FILE_STRIPES} are created with their layout.
