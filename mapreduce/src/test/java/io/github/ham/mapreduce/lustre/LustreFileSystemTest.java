@@ -143,6 +143,41 @@ class LustreFileSystemTest {
   }
 
   @Test
+  void splitsCoverTheFileInBlocksWithoutHosts() throws Exception {
+    Configuration conf = conf(tmp);
+    conf.set("fs.defaultFS", "lustre:///");
+    conf.setBoolean("fs.lustre.impl.disable.cache", true);  // this root is this test's only
+    conf.setLong(HamConfig.LUSTRE_BLOCK_SIZE, 1 << 20);
+    byte[] data = new byte[(7 << 19) + 3];  // 3.5 MiB + 3: four splits
+    java.util.Arrays.fill(data, (byte) 'x');
+    try (FileSystem fs = lustre(conf)) {
+      write(fs, new Path("/in/f"), data);
+    }
+    org.apache.hadoop.mapreduce.Job job = org.apache.hadoop.mapreduce.Job.getInstance(conf);
+    org.apache.hadoop.mapreduce.lib.input.FileInputFormat.addInputPath(job, new Path("/in"));
+    List<org.apache.hadoop.mapreduce.InputSplit> splits =
+        new org.apache.hadoop.mapreduce.lib.input.TextInputFormat().getSplits(job);
+    long covered = 0;
+    for (org.apache.hadoop.mapreduce.InputSplit split : splits) {
+      covered += split.getLength();
+      assertEquals(0, split.getLocations().length);
+    }
+    assertEquals(4, splits.size());
+    assertEquals(data.length, covered);
+    // The old API plans the same.
+    org.apache.hadoop.mapred.JobConf old = new org.apache.hadoop.mapred.JobConf(conf);
+    org.apache.hadoop.mapred.FileInputFormat.setInputPaths(old, new Path("/in"));
+    org.apache.hadoop.mapred.InputSplit[] oldSplits =
+        new org.apache.hadoop.mapred.TextInputFormat() {
+          {
+            configure(old);
+          }
+        }.getSplits(old, 1);
+    assertEquals(4, oldSplits.length);
+    assertEquals(0, oldSplits[0].getLocations().length);
+  }
+
+  @Test
   void onLustreTheBlockSizeComesFromTheStripeLayout() throws Exception {
     java.nio.file.Path root = FakeLfs.onLustre("blocks");
     FakeLfs lfs = new FakeLfs(tmp, 3, 4 << 20);
