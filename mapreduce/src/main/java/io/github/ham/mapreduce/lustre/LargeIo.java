@@ -15,13 +15,18 @@ import org.apache.hadoop.fs.statistics.BufferedIOStatisticsOutputStream;
  * system calls, and large requests (TestDFSIO's 1 MB, a copy's) go straight to the file
  * without passing through the buffer: on a machine whose disk or network is as fast as its
  * memory, a second copy of every byte costs as much as the I/O. Java's own BufferedInput/
- * OutputStream go straight only for requests at least as large as the whole buffer.
+ * OutputStream go straight only for requests at least as large as the whole buffer. A large
+ * read is trimmed to end on a page boundary (a short read, which InputStream allows; callers
+ * loop), so that every system call starts and ends on a page: TestDFSIO's and many readers'
+ * 1,000,000-byte requests otherwise straddle pages, and cold parallel reads of unaligned
+ * requests ran ~25% slower here (for dd with bs=1000000 against bs=1M as much as for Java).
  * <p>The streams underneath are Hadoop's RawLocalFileSystem streams (statistics, sync,
  * positioned and vectored reads as for file://).
  */
 final class LargeIo {
   /** Requests from this size on skip the buffer: a system call costs less than the copy. */
   static final int DIRECT = 256 << 10;
+  static final long PAGE = 4096;
 
   private LargeIo() {
   }
@@ -44,7 +49,9 @@ final class LargeIo {
     @Override
     public synchronized int read(byte[] b, int off, int len) throws IOException {
       if (len >= DIRECT && pos >= count && markpos < 0) {
-        return in.read(b, off, len);
+        long at = ((FSInputStream) in).getPos();
+        int aligned = (int) (((at + len) & -PAGE) - at);
+        return in.read(b, off, aligned >= DIRECT ? aligned : len);
       }
       return super.read(b, off, len);
     }

@@ -83,4 +83,27 @@ class LargeIoTest {
       }
     }
   }
+
+  @Test
+  void largeReadsEndOnAPage() throws Exception {
+    byte[] data = new byte[3_000_000];
+    new Random(3).nextBytes(data);
+    try (FileSystem fs = LustreFileSystemTest.lustre(LustreFileSystemTest.conf(tmp))) {
+      try (FSDataOutputStream out = fs.create(new Path("/f"))) {
+        out.write(data);
+      }
+      try (FSDataInputStream in = fs.open(new Path("/f"))) {
+        byte[] buf = new byte[1_000_000];  // TestDFSIO's request size
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        List<Long> ends = new ArrayList<>();
+        int n;
+        while ((n = in.read(buf, 0, buf.length)) > 0) {
+          got.write(buf, 0, n);
+          ends.add(in.getPos());
+        }
+        assertEquals(List.of(999_424L, 1_998_848L, 2_998_272L, 3_000_000L), ends);
+        assertArrayEquals(data, got.toByteArray());
+      }
+    }
+  }
 }
