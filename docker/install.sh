@@ -21,6 +21,7 @@ PY=/usr/bin/python3
 [ -x "$PY" ] && "$PY" -c 'import venv, ensurepip' 2>/dev/null || missing="$missing python3-venv"
 command -v gcc >/dev/null || missing="$missing gcc"
 command -v tcsh >/dev/null || missing="$missing tcsh"  # `ham env --shell csh` is tested
+command -v chromium >/dev/null || missing="$missing chromium"  # the history server's web UI is tested
 # Modulefiles are tested with both module systems: Environment Modules (Tcl) installed, and
 # Lmod (which conflicts with it as a package) unpacked into /opt/ham-lmod with its Lua deps.
 command -v modulecmd >/dev/null || missing="$missing environment-modules"
@@ -46,13 +47,22 @@ if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
     "$PY" -m venv "$REPO/.venv"
 fi
-if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml' 2>/dev/null; then
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml, yarn_api_client, mrjob' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"
 fi
 
 jar="$REPO/mapreduce/target/dist/ham-mapreduce.jar"
-if [ ! -f "$jar" ] || [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" -newer "$jar" -print -quit)" ]; then
+if [ ! -f "$jar" ] || [ ! -x "$REPO/mapreduce/target/dist/bin/hadoop" ] ||
+   [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" "$REPO/mapreduce/hadoop-layout" \
+           -newer "$jar" -print -quit)" ]; then
     log "building mapreduce/ (HAM jar + bundled Hadoop 3.4.2)"
     mvn -q -B -f "$REPO/mapreduce/pom.xml" package -DskipTests
+fi
+# Hadoop 3.3.5 laid out as a site's older Hadoop would be: the tests run jobs on it too.
+h335="$REPO/mapreduce/hadoop-layout/target/hadoop-3.3.5"
+if [ ! -x "$h335/bin/hadoop" ] || [ -n "$(find "$REPO/mapreduce/hadoop-layout/pom.xml" \
+        "$REPO/mapreduce/hadoop-layout/layout.xml" "$REPO/mapreduce/src/dist" -newer "$h335/bin/hadoop" -print -quit)" ]; then
+    log "laying out Hadoop 3.3.5 (the tests' site Hadoop)"
+    mvn -q -B -f "$REPO/mapreduce/hadoop-layout/pom.xml" -Dhadoop.version=3.3.5 package
 fi
 log "ready: export PATH=\"$REPO/.venv/bin:\$PATH\""

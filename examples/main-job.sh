@@ -16,7 +16,7 @@ export HAM_SHARED_ROOT="$work/shared"
 for f in "$REPO"/README.md "$REPO"/launcher/ham/*.py "$REPO"/docker/*.sh; do
     cp "$f" "$work/in/$(basename "$f").txt"
 done
-examples_jar=$(ls "$REPO"/mapreduce/target/dist/lib/hadoop-mapreduce-examples-*.jar)
+examples_jar=$(ls "$REPO"/mapreduce/target/dist/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar)
 
 cd "$work"
 # The script's exit status is the job's: --wait returns it (and set -e stops here on failure).

@@ -17,6 +17,7 @@ int main(void)
     printf("{\n");
     list("SESSION_INTERMEDIATE", HAM_SESSION_INTERMEDIATE, ",");
     printf("  \"JOBS\": \"%s\",\n", HAM_JOBS_DIR);
+    printf("  \"RESUMABLE\": \"%s\",\n", HAM_RESUMABLE);
     list("JOB_INTERMEDIATE", HAM_JOB_INTERMEDIATE, "");
     printf("}\n");
     return 0;

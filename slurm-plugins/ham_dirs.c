@@ -15,6 +15,7 @@
 const char *const HAM_SESSION_INTERMEDIATE[] = {"staging", "tmp", "local", NULL};
 const char HAM_JOBS_DIR[] = "jobs";
 const char *const HAM_JOB_INTERMEDIATE[] = {"intermediate", "work", NULL};
+const char HAM_RESUMABLE[] = "resumable";
 
 int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
 {
@@ -116,9 +117,40 @@ static int remove_tree(const char *root, const char *path)
     return rc;
 }
 
+/* 1 if a Hadoop job under <jobdir>/jobs has the resumable marker (it has not reached a final
+ * state: it may be resumed, and needs the session's staging and its map outputs), 0 if none,
+ * -1 on error. */
+static int has_resumable(const char *jobdir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof(path), "%s/%s", jobdir, HAM_JOBS_DIR) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    DIR *d = opendir(path);
+    if (d == NULL)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *de;
+    int found = 0;
+    while (!found && (de = readdir(d)) != NULL) {
+        char marker[4096];
+        struct stat st;
+        if (de->d_name[0] != '.' &&
+            snprintf(marker, sizeof(marker), "%s/%s/%s", path, de->d_name, HAM_RESUMABLE) <
+                (int)sizeof(marker) &&
+            lstat(marker, &st) == 0)
+            found = 1;
+    }
+    closedir(d);
+    return found;
+}
+
 static int clean_one(const char *root, const char *jobdir)
 {
     char path[4096];
+    int resumable = has_resumable(jobdir);
+    if (resumable != 0)
+        return resumable < 0 ? -1 : 1;
     for (const char *const *n = HAM_SESSION_INTERMEDIATE; *n; n++) {
         if (snprintf(path, sizeof(path), "%s/%s", jobdir, *n) >= (int)sizeof(path)) {
             errno = ENAMETOOLONG;
@@ -175,9 +207,10 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
         struct stat st;
         if (lstat(jobdir, &st) != 0 || !S_ISDIR(st.st_mode))
             continue;  /* never follow a symlinked job directory */
-        if (clean_one(root, jobdir) != 0)
+        int one = clean_one(root, jobdir);
+        if (one < 0)
             rc = -1;
-        else
+        else if (one == 0)
             cleaned++;
     }
     closedir(d);

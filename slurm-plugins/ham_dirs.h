@@ -13,6 +13,7 @@
 extern const char *const HAM_SESSION_INTERMEDIATE[]; /* <jobdir>/{staging,tmp,local} */
 extern const char HAM_JOBS_DIR[];                    /* <jobdir>/jobs/<hadoop job id>/ */
 extern const char *const HAM_JOB_INTERMEDIATE[];     /* ... /{intermediate,work} */
+extern const char HAM_RESUMABLE[];                   /* ... /resumable: keep the session */
 
 /* Write "<root>/<user>/<jobid>" into buf (size len). Returns 0, or -1 with errno=ENAMETOOLONG
  * when it does not fit, or errno=EINVAL when root is not absolute or user contains '/'. */
@@ -25,7 +26,8 @@ int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t
 
 /* Remove the intermediate data (staging, tmp, local, jobs/ * /intermediate, jobs/ * /work) of
  * every directory <root>/<user>/<jobid> and <root>/<user>/<jobid>.<n>; keeps logs, conf and
- * records. Never follows symlinks, never leaves the file system of the job directory, and
+ * records. A directory with a Hadoop job marked resumable (jobs/<id>/resumable: stopped before
+ * it finished) is left whole for `ham submit --resume`. Never follows symlinks, never leaves the file system of the job directory, and
  * refuses any path that is not under root. Returns the number of directories trees removed,
  * or -1 with errno set on the first failure. */
 int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);

@@ -108,6 +108,21 @@ int main(void)
     CHECK(ham_remove_intermediate(root, "u", 7) == 2);
     CHECK(ham_remove_intermediate(root, "nobody-here", 7) == 0);
 
+    /* a session with a resumable Hadoop job is left whole; the others of the job are cleaned */
+    mkdirs(root, "u/9/staging/s");
+    mkdirs(root, "u/9/jobs/job_2/intermediate/m");
+    mkdirs(root, "u/9/jobs/job_3/intermediate/m");
+    snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/resumable", root); touch(p);
+    mkdirs(root, "u/9.1/staging/s");
+    CHECK(ham_remove_intermediate(root, "u", 9) == 1);
+    snprintf(p, sizeof(p), "%s/u/9/staging/s", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/intermediate/m", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/9/jobs/job_3/intermediate/m", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/u/9.1/staging", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/resumable", root); CHECK(unlink(p) == 0);
+    CHECK(ham_remove_intermediate(root, "u", 9) == 2);
+    snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/intermediate", root); CHECK(!exists(p));
+
     char cmd[4200];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
     if (system(cmd) != 0)

@@ -13,6 +13,12 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 CLUSTER_DIR = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster"))
 DIST = REPO / "mapreduce" / "target" / "dist"
+# The bundled client is laid out as a Hadoop installation (mapreduce/hadoop-layout).
+SHARE = DIST / "share" / "hadoop"
+MAPREDUCE_JARS = SHARE / "mapreduce"
+TOOLS_JARS = SHARE / "tools" / "lib"
+# What `hadoop classpath` lists of it, for javac and jdeps (wildcards, as Java takes them).
+HADOOP_CP = ":".join(f"{SHARE / d}/*" for d in ("common/lib", "common", "hdfs", "mapreduce", "yarn"))
 
 
 @pytest.fixture(scope="session")
@@ -32,10 +38,9 @@ def cluster() -> dict[str, str]:
 
 @pytest.fixture
 def hadoop_jars() -> dict[str, Path]:
-    lib = DIST / "lib"
     jars = {
-        "examples": next(lib.glob("hadoop-mapreduce-examples-*.jar")),
-        "streaming": next(lib.glob("hadoop-streaming-*.jar")),
-        "jobclient_tests": next(lib.glob("hadoop-mapreduce-client-jobclient-*-tests.jar")),
+        "examples": next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar")),
+        "streaming": next(TOOLS_JARS.glob("hadoop-streaming-*.jar")),
+        "jobclient_tests": next(MAPREDUCE_JARS.glob("hadoop-mapreduce-client-jobclient-*-tests.jar")),
     }
     return jars

@@ -34,6 +34,8 @@ class Params:
     dfsio_mb: int = 512             # big enough that task start-up does not dominate
     driver_maps: int = 600
     driver_runners_per_node: int = 4
+    resume_maps: int = 60
+    resume_map_ms: int = 2000
     yarn: bool = True
     lustre: bool = True              # also run HAM on lustre:// (wordcount, terasort, dfsio)
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
@@ -46,10 +48,10 @@ class Params:
     def quick(cls) -> "Params":
         return cls(rounds=3, dispatch_maps=24, wc_mb=12, wc_files=3, tera_rows=50_000,
                    dfsio_files=3, dfsio_mb=32, driver_maps=200, driver_runners_per_node=3,
-                   yarn=False, cases=[c for c in ALL_CASES if c != "terasort"])
+                   resume_maps=24, resume_map_ms=1000, yarn=False, cases=[c for c in ALL_CASES if c != "terasort"])
 
 
-ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver")
+ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver", "resume")
 
 # HAM on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same directories
 # as the file:// runs, reached through HAM's Lustre file system (raw, large buffers) instead of

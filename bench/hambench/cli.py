@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hambench import cases as C
+from hambench import resume
 from hambench.jobs import RECORDS, Sample, run_ham, run_local, run_yarn, startup_split
 from hambench.report import write_all
 from hambench.util import (RESULTS, WORK, YARN_LIB, BenchError, cluster_env, ensure_cluster,
@@ -38,7 +39,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
                  "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "driver_maps",
-                 "driver_runners_per_node"):
+                 "driver_runners_per_node", "resume_maps", "resume_map_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
     a = ap.parse_args(argv)
     p = C.Params.quick() if a.quick else C.Params()
@@ -84,7 +85,8 @@ def main(argv: list[str]) -> int:
                   f"wordcount {p.wc_mb} MiB in {p.wc_files} files; teragen/terasort/teravalidate "
                   f"{p.tera_rows} rows ({p.tera_rows * 100 / 1e6:.0f} MB); TestDFSIO "
                   f"{p.dfsio_files} x {p.dfsio_mb} MB; driver {p.driver_maps} no-op maps on "
-                  f"{p.nodes * p.driver_runners_per_node} runners; {p.nodes} nodes x "
+                  f"{p.nodes * p.driver_runners_per_node} runners; resume {p.resume_maps} "
+                  f"maps x {p.resume_map_ms} ms stopped half-way; {p.nodes} nodes x "
                   f"{p.slots_per_node} slot(s)"),
     }
 
@@ -159,6 +161,14 @@ def main(argv: list[str]) -> int:
                 ham_sample("driver", rnd, s, C.driver_metrics(p, s))
             except Exception as e:
                 record("driver", "ham", rnd, error=_err(e))
+        if "resume" in p.cases:
+            for variant, fn in (("uninterrupted", resume.uninterrupted),
+                                ("resumed", resume.resumed)):
+                try:
+                    record("resume", variant, rnd, fn(env, f"r{rnd}-{variant}", p.nodes,
+                                                      p.resume_maps, p.resume_map_ms))
+                except Exception as e:
+                    record("resume", variant, rnd, error=_err(e))
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite

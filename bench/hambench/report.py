@@ -38,6 +38,7 @@ PAIRS: list[tuple[str, str, str, str]] = [
     ("dfsio", "read_per_file_MBps", "lustre", "raw-lustre"),
     ("startup", "startup_s", "ham", "yarn"),
     ("startup", "teardown_s", "ham", "yarn"),
+    ("resume", "total_s", "resumed", "uninterrupted"),
 ]
 
 # metrics shown in the plots, per case
@@ -48,6 +49,7 @@ PLOT_METRICS: dict[str, list[str]] = {
     "dfsio": ["write_MBps", "read_MBps"],
     "startup": ["startup_s", "alloc_s", "startup_in_alloc_s", "teardown_s"],
     "driver": ["dispatches_per_s", "driver_steady_cpu_ms_per_task", "driver_maxrss_MB"],
+    "resume": ["total_s", "maps_rerun"],
 }
 
 UNITS = {"_s": "s", "_ms_per_task": "ms/task", "_ms_per_map": "ms/map", "MBps": "MB/s",
@@ -127,6 +129,9 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
     s = _get(summary, "startup", "ham", "teardown_s")
     add("teardown: job end to runners gone + allocation free (median)", "< 3 s",
         s and s.median, s and s.median < 3)
+    r = ratio("resume", "total_s", "resumed", "uninterrupted")
+    add("resume: stopped half-way + resumed / uninterrupted (wall)", "<= 1.3x", r,
+        r and r <= 1.3)
     s = _get(summary, "driver", "ham", "dispatches_per_s")
     add("driver dispatches/s (no-op tasks, median)", "> 500/s", s and s.median,
         s and s.median > 500)

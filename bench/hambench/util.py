@@ -20,9 +20,11 @@ DIST = REPO / "mapreduce" / "target" / "dist"
 # The suite runs from a snapshot of the build (HAM_BUNDLE_DIR), so a rebuild of
 # mapreduce/target/dist by someone else during a run cannot break or change it.
 DIST_SNAPSHOT = WORK / "dist"
-LIB = DIST_SNAPSHOT / "lib"
-EXAMPLES_JAR = LIB / "hadoop-mapreduce-examples-3.4.2.jar"
-TESTS_JAR = LIB / "hadoop-mapreduce-client-jobclient-3.4.2-tests.jar"
+# The bundle is laid out as a Hadoop installation: the example and test jars are where
+# share/hadoop/mapreduce has them.
+MAPREDUCE_JARS = DIST_SNAPSHOT / "share" / "hadoop" / "mapreduce"
+EXAMPLES_JAR = MAPREDUCE_JARS / "hadoop-mapreduce-examples-3.4.2.jar"
+TESTS_JAR = MAPREDUCE_JARS / "hadoop-mapreduce-client-jobclient-3.4.2-tests.jar"
 YARN_LIB = WORK / "yarn-lib"
 CLUSTER_ENV = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster")) / "env.sh"
 

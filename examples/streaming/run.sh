@@ -17,15 +17,13 @@ IN=$1 OUT=$2
 shift 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-# hadoop-streaming-*.jar: $STREAMING_JAR, else the one in HAM's Hadoop class path (the bundled
-# client has it), else the site Hadoop's share/hadoop/tools/lib.
+# hadoop-streaming-*.jar: $STREAMING_JAR, else where a Hadoop installation keeps it, the tools'
+# directory that `hadoop envvars` names (share/hadoop/tools/lib) of the Hadoop HAM uses (the
+# site's, or the one bundled with HAM).
 if [ -z "${STREAMING_JAR:-}" ]; then
-    STREAMING_JAR=$(ham hadoop classpath --glob | tr ':' '\n' \
-        | { grep '/hadoop-streaming-[0-9.]*\.jar$' || true; } | tail -n 1)
-fi
-if [ -z "$STREAMING_JAR" ] && [ -n "${HADOOP_HOME:-}" ]; then
-    STREAMING_JAR=$(ls "$HADOOP_HOME"/share/hadoop/tools/lib/hadoop-streaming-*.jar 2>/dev/null \
-        | tail -n 1 || true)
+    eval "$(ham hadoop envvars | grep '^HADOOP_TOOLS_')"
+    STREAMING_JAR=$(ls "$HADOOP_TOOLS_HOME/$HADOOP_TOOLS_LIB_JARS_DIR"/hadoop-streaming-*.jar \
+        2>/dev/null | tail -n 1 || true)
 fi
 [ -f "$STREAMING_JAR" ] || { echo "hadoop-streaming jar not found: set STREAMING_JAR" >&2; exit 2; }
 

@@ -11,7 +11,8 @@
     job.logs()                   # [Path(...attempt_..._m_000000_0.node1.syslog), ...]
 
 `Job(...).run()` runs the command with HAM in the current allocation (or in a new one, via
-salloc) and returns its exit status, as `ham run` does.
+salloc) and returns its exit status, as `ham run` does. `Job(resume="1234")` continues a job
+that stopped before it finished (`ham submit --resume 1234`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
 from ham import follow, fspaths, jobpaths, jobs, preflight, proc, render, session
+from ham import resume as resume_mod
 from ham import settings as settings_mod
 from ham.errors import UsageError
 from ham.settings import BY_KEY, Settings
@@ -40,14 +42,20 @@ KEEP_ON_NODE_FAILURE = "--no-kill"
 class Job:
     """One HAM job: a command (usually `hadoop jar ...`) plus its Slurm request and settings."""
 
-    def __init__(self, command: Sequence[str], *, request: JobRequest | None = None,
+    def __init__(self, command: Sequence[str] = (), *, resume: str | None = None,
+                 request: JobRequest | None = None,
                  settings: Mapping[str, Any] | None = None, output: str = "ham-%j.out",
                  env: Mapping[str, str] | None = None, **slurm: Any) -> None:
-        """command: argv after `--`. request or keyword Slurm fields (nodes="3", time="30",
-        partition=..., see JobRequest). settings: overrides of HAM settings (as flags)."""
+        """command: argv after `--`; or resume: a stopped job to continue (its Slurm or Hadoop
+        job id). request or keyword Slurm fields (nodes="3", time="30", partition=..., see
+        JobRequest). settings: overrides of HAM settings (as flags)."""
         if request is not None and slurm:
             raise UsageError("give either request= or Slurm keyword arguments, not both")
+        if resume and command:
+            raise UsageError("give either a command after `--` or --resume JOBID, not both")
         self.command = list(command)
+        self.resume = resume
+        self._stopped: resume_mod.Stopped | None = None
         self.env = dict(os.environ if env is None else env)
         self.overrides = {k: v for k, v in (settings or {}).items() if v is not None}
         self.settings: Settings = settings_mod.load(self.env, flags=self.overrides)
@@ -70,20 +78,42 @@ class Job:
     # -- before submission ----------------------------------------------------------------
     def check(self) -> None:
         """The checks made before anything is asked of Slurm (raise HamError subclasses)."""
+        if self.resume:
+            self._check_resume()
+            return
         preflight.check(self.settings, self.command, self.env)
         jobpaths.check(self.command, os.getcwd(), inputs_may_appear=self.request.starts_later(),
                        resolver=fspaths.Resolver.for_settings(self.settings, os.getcwd()))
         if self.request.partition and not session.within_allocation(self.env):
             preflight.check_partition(self.request.partition, self._slurm.partitions())
 
+    def _check_resume(self) -> None:
+        """Which stopped job, and that it can be resumed as it is: the runtime's check of its
+        staged files and inputs runs here too unless this is its allocation (then the run
+        itself checks them, just before it starts)."""
+        stopped = resume_mod.find(self.settings["shared_root"], self.resume or "", self._slurm)
+        preflight.check(self.settings, stopped.command(), self.env)
+        resume_mod.check(stopped, session.environment(self.settings, stopped.jobdir, self.env),
+                         runtime=not session.within_allocation(self.env))
+        self._stopped = stopped
+
+    def _ham_run(self) -> list[str]:
+        """`ham run` with this job's command, or resuming its stopped job."""
+        run = [sys.executable, "-m", "ham", "run"]
+        if self._stopped is not None:
+            return [*run, "--resume", self._stopped.hadoop_id]
+        return [*run, "--", *self.command]
+
     def script(self) -> str:
-        """The sbatch script that `submit()` would send (pure: submits nothing)."""
+        """The sbatch script that `submit()` would send (pure once check() ran: submits
+        nothing)."""
+        if self.resume and self._stopped is None:
+            self.check()
         return render.render(
             "sbatch.sh.j2",
             sbatch_options=[*self.request.options(), WARNING_SIGNAL, KEEP_ON_NODE_FAILURE],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
-            ham_command=[sys.executable, "-m", "ham", "run"],
-            command=self.command,
+            ham_run=self._ham_run(),
         )
 
     # -- batch ----------------------------------------------------------------------------
@@ -144,6 +174,11 @@ class Job:
         in a new one (salloc) released when the command ends."""
         self.check()
         if session.within_allocation(self.env):
+            if self._stopped is not None:
+                prepared = session.prepare_resume(self.settings, self._slurm, self.env,
+                                                  self._stopped)
+                return session.run_command(prepared, self._stopped.command(),
+                                           self.settings["retention"], resuming=True)
             prepared = session.prepare(self.settings, self._slurm, self.env)
             return session.run_command(prepared, self.command, self.settings["retention"])
         argv, env = self.allocation_argv()
@@ -156,8 +191,7 @@ class Job:
         env.update({BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()})
         request = dataclasses.replace(self.request, output="", error="",
                                       extra=(*self.request.extra, KEEP_ON_NODE_FAILURE))
-        argv = self._slurm.allocate_argv(request, [sys.executable, "-m", "ham", "run", "--",
-                                                   *self.command])
+        argv = self._slurm.allocate_argv(request, self._ham_run())
         return argv, env
 
     def _require_id(self) -> str:

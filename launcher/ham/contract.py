@@ -26,7 +26,7 @@ LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe"
 
 # Defaults the launcher's settings share with the runtime (HamConfig.DEFAULT_*).
 DEFAULTS = {
-    RUNNER_JAVA_OPTS: "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
+    RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
     SRUN: "srun",
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
@@ -63,12 +63,23 @@ INTERMEDIATE_DIR = "intermediate"
 WORK = "work"
 STATUS = "status.json"
 JOB_INTERMEDIATE = (INTERMEDIATE_DIR, WORK)
+HISTORY = "history"  # the job's .jhist files (one per run)
+# While a job has not reached a final state: if it stops on the way it can be resumed, so its
+# intermediate data and the session's staging stay (the SPANK epilog checks it too).
+RESUMABLE = "resumable"
+HELD_OUTPUT = "held-output"  # a stopped job's output directory, moved aside until it resumes
+RESUME_MANIFEST = "resume.json"
+JOB_CONF = "job.xml"
+# `hadoop <RESUME_CLASS> [--check] <jobs/<id>>` runs the next run of a stopped job; exit status
+# RESUME_CHANGED: its inputs or staged files changed, it cannot be resumed.
+RESUME_CLASS = "io.github.ham.mapreduce.client.ResumeJob"
+RESUME_CHANGED = 3
 
 # -- status.json (StatusRecord) ---------------------------------------------------------------
 STATUS_JOB_FIELDS = ("job_id", "name", "user", "state", "map_progress", "reduce_progress",
                      "maps", "reduces", "start_time", "finish_time", "counters", "attempts",
                      "errors", "runners", "runner_launches", "output_dir", "output_created",
-                     "launcher_pids")
+                     "launcher_pids", "run", "recovered", "resumable")
 STATUS_COUNT_FIELDS = ("total", "completed", "failed", "running")
 STATUS_ATTEMPT_FIELDS = ("id", "task", "type", "node", "state", "start", "finish", "error")
 TERMINAL_STATES = ("SUCCEEDED", "FAILED", "KILLED")

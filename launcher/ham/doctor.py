@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 
 from ham import fspaths, jobdir, lustre, proc
 from ham.errors import HamError
-from ham.hadoop import find_hadoop, ham_jar, hadoop_argv
+from ham.hadoop import bundle_dir, command_argv, find_hadoop, ham_jar
 from ham.java import MIN_JAVA, check_java, java_binary
 from ham.settings import Settings
 from ham.slurm import Slurm
@@ -35,7 +35,10 @@ def _hadoop(settings: Settings, env: Mapping[str, str]) -> str:
     hadoop = find_hadoop(settings, env)
     java = java_binary(settings["java_home"], env)
     clean = {k: v for k, v in env.items() if k not in ("HADOOP_CONF_DIR", "HADOOP_CLASSPATH")}
-    out = proc.run(hadoop_argv(hadoop, java, ["version"], clean), env=clean, timeout=60).stdout
+    clean["JAVA_HOME"] = settings["java_home"] or env.get("JAVA_HOME") or \
+        os.path.dirname(os.path.dirname(os.path.realpath(java)))
+    argv = command_argv(hadoop, bundle_dir(settings), "hadoop", ["version"])
+    out = proc.run(argv, env=clean, timeout=60).stdout
     version = out.splitlines()[0] if out else "unknown version"
     return f"{version} ({hadoop.kind}: {hadoop.home})"
 

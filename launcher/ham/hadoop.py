@@ -1,13 +1,14 @@
-"""Which Hadoop runs a job, and how `ham hadoop ARGS` becomes a java command line.
+"""Which Hadoop runs a job, and which command `hadoop ARGS` (or mapred, yarn, hdfs) runs.
 
-The bundled client is the Maven build in mapreduce/ (target/dist): no registry ships the Hadoop
-binary tarball, so `bin/hadoop` is reproduced here for jar, fs, version, classpath and CLASSNAME.
+The bundled client is the Maven build in mapreduce/ (target/dist), laid out as Apache's binary
+release (bin/, libexec/, etc/hadoop, share/hadoop/...). No registry ships that release, so its
+bin/ scripts are HAM's own (mapreduce/src/dist): they build the class path from the layout and
+run the same classes as Apache's, and give one line for what needs HDFS or YARN daemons.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import sys
 from dataclasses import dataclass
@@ -19,16 +20,12 @@ from ham.settings import Settings
 
 HAM_JAR = "ham-mapreduce.jar"
 
-# bin/hadoop subcommands and the classes behind them (hadoop-functions.sh / bin/hadoop).
-SUBCOMMANDS = {
-    "jar": "org.apache.hadoop.util.RunJar",
-    "fs": "org.apache.hadoop.fs.FsShell",
-    "dfs": "org.apache.hadoop.fs.FsShell",
-    "version": "org.apache.hadoop.util.VersionInfo",
-    "classpath": "org.apache.hadoop.util.Classpath",
-    "distcp": "org.apache.hadoop.tools.DistCp",
-    "job": "org.apache.hadoop.mapred.JobClient",  # `mapred job`, `hadoop job`
-}
+# The commands of a Hadoop installation that HAM puts on the job's PATH.
+COMMANDS = ("hadoop", "mapred", "yarn", "hdfs")
+
+# HAM's front door to a site's own scripts (in the bundle): refuses what needs HDFS or YARN
+# daemons and answers `yarn application` for HAM's jobs, then runs the site's bin/CMD.
+SITE_FRONT_DOOR = Path("libexec") / "ham-site-hadoop"
 
 
 def _bundle_candidates() -> list[Path]:
@@ -40,18 +37,27 @@ def _bundle_candidates() -> list[Path]:
 
 
 def bundle_dir(settings: Settings) -> Path:
-    """The directory holding ham-mapreduce.jar and lib/*.jar."""
+    """The bundle: ham-mapreduce.jar at the top of a Hadoop client installation."""
     if settings["bundle_dir"]:
         path = Path(settings["bundle_dir"])
         if not (path / HAM_JAR).is_file():
             raise EnvironmentProblem(f"bundle_dir {path} has no {HAM_JAR}; build it with "
                                      f"`mvn -f mapreduce/pom.xml package` or fix the setting")
-        return path
+        return _laid_out(path)
     for path in _bundle_candidates():
         if (path / HAM_JAR).is_file():
-            return path
+            return _laid_out(path)
     raise EnvironmentProblem("the HAM jar is not built: run `mvn -q -f mapreduce/pom.xml package "
                              "-DskipTests` in the HAM checkout, or set bundle_dir")
+
+
+def _laid_out(path: Path) -> Path:
+    # A bundle built before HAM laid it out as a Hadoop installation has a flat lib/.
+    if not (path / SITE_FRONT_DOOR).is_file():
+        raise EnvironmentProblem(f"the bundle {path} is not laid out as a Hadoop installation "
+                                 f"(no {SITE_FRONT_DOOR}): rebuild it with `mvn -q -f "
+                                 f"mapreduce/pom.xml package -DskipTests`")
+    return path
 
 
 def ham_jar(settings: Settings) -> Path:
@@ -60,14 +66,19 @@ def ham_jar(settings: Settings) -> Path:
 
 @dataclass(frozen=True)
 class Hadoop:
-    """A Hadoop to run: a site installation (bin/hadoop) or the bundled client."""
+    """A Hadoop to run: a site installation (bin/hadoop) or the bundled client; both laid out
+    as a Hadoop installation, `home` being their HADOOP_HOME."""
 
     kind: str  # "site" or "bundled"
-    home: Path  # HADOOP_HOME, or the bundle directory
+    home: Path  # HADOOP_HOME: the site installation, or the bundle directory
 
-    @property
-    def lib_glob(self) -> str:
-        return str(self.home / "lib" / "*")
+    def bin(self, command: str = "hadoop") -> Path:
+        return self.home / "bin" / command
+
+
+def is_ham_bundle(home: Path) -> bool:
+    """A HAM bundle (HAM's jar at the top of a Hadoop layout), as opposed to a site Hadoop."""
+    return (home / HAM_JAR).is_file() and (home / SITE_FRONT_DOOR).is_file()
 
 
 def site_hadoop_home(settings: Settings, env: Mapping[str, str]) -> Path | None:
@@ -95,6 +106,10 @@ def find_hadoop(settings: Settings, env: Mapping[str, str] | None = None) -> Had
     choice = settings["hadoop"]
     if choice in ("auto", "site"):
         home = site_hadoop_home(settings, env)
+        # Inside `ham run` HADOOP_HOME (and PATH) name the Hadoop of the job, which may be the
+        # bundle itself: that is still the bundled client.
+        if home is not None and is_ham_bundle(home):
+            return Hadoop("bundled", home)
         if home is not None:
             if not os.access(home / "bin" / "hadoop", os.X_OK):
                 raise EnvironmentProblem(f"site Hadoop {home} has no executable bin/hadoop; fix "
@@ -106,14 +121,29 @@ def find_hadoop(settings: Settings, env: Mapping[str, str] | None = None) -> Had
     return Hadoop("bundled", bundle_dir(settings))
 
 
-def bundled_classpath(hadoop: Hadoop, env: Mapping[str, str]) -> str:
-    """Conf dir first (as bin/hadoop does: HADOOP_CONF_DIR, else the bundle's etc/hadoop),
-    then HADOOP_CLASSPATH, then HAM and Hadoop jars."""
-    parts = [env.get("HADOOP_CONF_DIR") or str(hadoop.home / "etc" / "hadoop")]
-    if env.get("HADOOP_CLASSPATH"):
-        parts.append(env["HADOOP_CLASSPATH"])
-    parts += [str(hadoop.home / HAM_JAR), hadoop.lib_glob]
-    return ":".join(parts)
+def command_argv(hadoop: Hadoop, bundle: Path, command: str, args: list[str]) -> list[str]:
+    """The argv that `COMMAND ARGS` runs (COMMAND one of hadoop, mapred, yarn, hdfs): the
+    bundle's own bin/COMMAND, or a site's through HAM's front door."""
+    if command not in COMMANDS:
+        raise UsageError(f"unknown command '{command}': HAM provides {', '.join(COMMANDS)}")
+    if hadoop.kind == "site":
+        return [str(bundle / SITE_FRONT_DOOR), str(hadoop.home), command, *args]
+    return [str(hadoop.bin(command)), *args]
+
+
+def command_environment(env: Mapping[str, str], hadoop: Hadoop, ham_jar_path: Path,
+                        java_home: str) -> dict[str, str]:
+    """The environment of `ham hadoop ...`: JAVA_HOME from the java_home setting, and for a
+    site's Hadoop HAM's jar on HADOOP_CLASSPATH (for `mapred job` to find HAM's jobs; the
+    bundle's scripts put it on their class path themselves)."""
+    out = dict(env)
+    jar = str(ham_jar_path)
+    classpath = [p for p in env.get("HADOOP_CLASSPATH", "").split(":") if p]
+    if hadoop.kind == "site" and jar not in classpath:
+        out["HADOOP_CLASSPATH"] = ":".join([jar, *classpath])
+    if java_home:
+        out["JAVA_HOME"] = java_home
+    return out
 
 
 def check_jar(jar: str) -> None:
@@ -122,25 +152,3 @@ def check_jar(jar: str) -> None:
         raise UsageError(f"jar file not found: {jar} (check the path after `hadoop jar`)")
     if not os.access(jar, os.R_OK):
         raise UsageError(f"jar file not readable: {jar} (ask its owner, or check its permissions)")
-
-
-def hadoop_argv(hadoop: Hadoop, java: str, args: list[str], env: Mapping[str, str]) -> list[str]:
-    """The argv that `hadoop ARGS` runs."""
-    if hadoop.kind == "site":
-        return [str(hadoop.home / "bin" / "hadoop"), *args]
-    if not args:
-        raise UsageError("usage: ham hadoop jar|fs|version|classpath|CLASSNAME [ARGS...]")
-    sub, rest = args[0], args[1:]
-    if sub in SUBCOMMANDS:
-        cls = SUBCOMMANDS[sub]
-    elif "." in sub and not sub.startswith("-"):
-        cls = sub  # `hadoop CLASSNAME`
-    else:
-        raise UsageError(f"unknown hadoop command '{sub}': the bundled Hadoop supports "
-                         f"{', '.join(SUBCOMMANDS)} and CLASSNAME")
-    if sub == "jar" and not rest:
-        raise UsageError("usage: hadoop jar JAR [MAINCLASS] [ARGS...]")
-    if sub == "jar":
-        check_jar(rest[0])
-    opts = shlex.split(env.get("HADOOP_OPTS", ""))
-    return [java, *opts, "-cp", bundled_classpath(hadoop, env), cls, *rest]

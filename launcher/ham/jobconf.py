@@ -4,22 +4,21 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
+from pathlib import Path
 from typing import Any, Mapping
 
 from ham import contract as c
-from ham import proc, render
-from ham.hadoop import Hadoop
+from ham import nohdfs, proc, render
+from ham.hadoop import COMMANDS, Hadoop, command_argv
 from ham.jobdir import JobDir
 from ham.settings import Settings
 
 
 def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
-    lustre = settings["filesystem"] == c.LUSTRE_SCHEME
     props: dict[str, Any] = {
         # The shared file system is the default file system: no HDFS. Either its files as
         # they are (file:///) or HAM's lustre:/// under lustre_root.
-        "fs.defaultFS": f"{c.LUSTRE_SCHEME}:///" if lustre else "file:///",
+        "fs.defaultFS": nohdfs.default_fs(settings),
         "hadoop.tmp.dir": str(jobdir.tmp),
         # Hadoop's default buffer, 4 KB, made the map side's spills and file.out (on the shared
         # file system) go out and be merged in 4 KB system calls; 128 KB as production
@@ -28,6 +27,8 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
         f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
         f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,
+        # hdfs:// fails at once with one line naming the scheme to use (nohdfs.py).
+        **nohdfs.core_site(),
     }
     if settings["lustre_root"]:
         props[c.LUSTRE_ROOT] = settings["lustre_root"]
@@ -55,12 +56,16 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
     }
 
 
-def runner_classpath(hadoop: Hadoop, jobdir: JobDir, ham_jar: str) -> str:
-    """Classpath of the task runner JVMs: the job's conf, the HAM jar, then Hadoop's jars."""
-    if hadoop.kind == "site":
-        hadoop_cp = proc.run([str(hadoop.home / "bin" / "hadoop"), "classpath"]).stdout.strip()
-    else:
-        hadoop_cp = hadoop.lib_glob
+def runner_classpath(hadoop: Hadoop, jobdir: JobDir, ham_jar: str,
+                     env: Mapping[str, str], site_env: Path | None = None) -> str:
+    """Classpath of the task runner JVMs: the job's conf, the HAM jar, then Hadoop's jars as
+    `hadoop classpath` lists them (for a site, with its hadoop-env.sh, which may add jars). As
+    in a YARN container, the client's HADOOP_CLASSPATH is not part of it (the job's own jars
+    reach tasks as job.jar, -libjars and the distributed cache)."""
+    clean = {k: v for k, v in env.items()
+             if k not in ("HADOOP_CLASSPATH", "HADOOP_USER_CLASSPATH_FIRST")}
+    clean["HADOOP_CONF_DIR"] = str(site_env.parent if site_env else jobdir.conf)
+    hadoop_cp = proc.run([str(hadoop.bin()), "classpath"], env=clean).stdout.strip()
     return ":".join([str(jobdir.conf), ham_jar, hadoop_cp])
 
 
@@ -74,10 +79,24 @@ def local_address_towards(addr: str) -> str:
 # Loggers of what the driver does in the client JVM that a YARN client does not print (the
 # MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
 DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
-                  "org.apache.hadoop.mapreduce.lib.output", "org.apache.hadoop.mapred.FileOutputCommitter")
+                  "SecurityLogger.org.apache.hadoop.ipc", "org.apache.hadoop.mapred.JobConf",
+                  "org.apache.hadoop.mapreduce.lib.output",
+                  "org.apache.hadoop.mapred.FileOutputCommitter")
 
 
-def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log_level: str) -> None:
+def site_env_file(hadoop: Hadoop, env: Mapping[str, str]) -> Path | None:
+    """A site Hadoop's hadoop-env.sh (JAVA_HOME, heap sizes, extra jars): Apache's scripts read
+    it from HADOOP_CONF_DIR, which in a job is the job's conf/, so the job's sources it."""
+    if hadoop.kind != "site":
+        return None
+    conf = Path(env["HADOOP_CONF_DIR"]) if env.get("HADOOP_CONF_DIR") else \
+        hadoop.home / "etc" / "hadoop"
+    path = conf / "hadoop-env.sh"
+    return path if path.is_file() else None
+
+
+def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log_level: str,
+               hadoop: Hadoop, bundle: Path, site_env: Path | None = None) -> None:
     files = {
         "core-site.xml": render.hadoop_xml(core),
         "mapred-site.xml": render.hadoop_xml(mapred),
@@ -89,21 +108,42 @@ def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log
         path = jobdir.conf / name
         path.write_text(text)
         os.chmod(path, 0o600)
-    # `mapred job|classpath|version` are `hadoop`'s job, classpath and version.
-    for name in ("hadoop", "mapred"):
+    if site_env is not None:
+        path = jobdir.conf / "hadoop-env.sh"
+        path.write_text(render.render("hadoop-env.sh.j2", site_env=str(site_env),
+                                      conf_dir=str(jobdir.conf)))
+        os.chmod(path, 0o600)
+    # hadoop, mapred, yarn, hdfs: the job's Hadoop (HAM's front door for a site's).
+    refusal = nohdfs.refusal(core["fs.defaultFS"])
+    for name in COMMANDS:
         shim = jobdir.bin / name
-        shim.write_text(render.render("hadoop-shim.sh.j2", python=sys.executable))
+        shim.write_text(render.render("hadoop-shim.sh.j2", command=name, kind=hadoop.kind,
+                                      home=str(hadoop.home), refusal=refusal,
+                                      target=command_argv(hadoop, bundle, name, [])))
         os.chmod(shim, 0o700)
+
+
+# Other names tools look for a Hadoop installation by (mrjob searches HADOOP_PREFIX,
+# HADOOP_HOME, HADOOP_INSTALL, then any HADOOP_*_HOME). Set only when the user has them set,
+# to the job's Hadoop, so that every name leads to the same installation.
+HOME_ALIASES = ("HADOOP_PREFIX", "HADOOP_INSTALL", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
+                "HADOOP_YARN_HOME")
 
 
 def job_environment(env: Mapping[str, str], jobdir: JobDir, hadoop: Hadoop,
                     ham_jar: str, java_home: str) -> dict[str, str]:
-    """The environment of the user's command: plain `hadoop jar` then runs on HAM."""
+    """The environment of the user's command, as a Hadoop installation sets it (HADOOP_HOME,
+    HADOOP_MAPRED_HOME, HADOOP_CONF_DIR, HADOOP_CLASSPATH, the commands on PATH): plain
+    `hadoop jar` then runs on HAM, and tools find Hadoop by convention."""
     out = dict(env)
     out[c.ENV_JOB_DIR] = str(jobdir.path)
+    out["HADOOP_HOME"] = out["HADOOP_MAPRED_HOME"] = str(hadoop.home)
+    for alias in HOME_ALIASES:
+        if alias in env:
+            out[alias] = str(hadoop.home)
     out["HADOOP_CONF_DIR"] = str(jobdir.conf)
     out["HADOOP_CLASSPATH"] = ":".join(p for p in (ham_jar, env.get("HADOOP_CLASSPATH", "")) if p)
-    bins = [str(jobdir.bin)] + ([str(hadoop.home / "bin")] if hadoop.kind == "site" else [])
+    bins = [str(jobdir.bin), str(hadoop.home / "bin")]
     out["PATH"] = ":".join(bins + [env.get("PATH", "/usr/bin:/bin")])
     if java_home:
         out["JAVA_HOME"] = java_home

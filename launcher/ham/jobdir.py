@@ -6,7 +6,8 @@
         staging/         MapReduce staging area (job.xml, job.jar, splits)
         tmp/             hadoop.tmp.dir
         driver.log       the driver's log (what the client console leaves out)
-        jobs/<id>/       one per Hadoop job: status.json, logs/, intermediate/, work/ (runtime)
+        jobs/<id>/       one per Hadoop job: status.json, logs/, history/, intermediate/, work/
+                         (runtime); resumable, held-output/, resume.json for a stopped job
         ham.json         the launcher's record (command, times, exit code)
 """
 
@@ -88,9 +89,23 @@ class JobDir:
         os.chmod(tmp, 0o600)
         tmp.replace(self.record)
 
-    def clean(self, retention: str) -> None:
-        """Apply the retention policy once the job is over."""
+    def resumable_jobs(self) -> list[Path]:
+        """The Hadoop jobs here that have not reached a final state (jobs/<id>/resumable): if
+        their driver is gone, they stopped on the way and can be resumed."""
+        return sorted(p.parent for p in self.jobs.glob(f"*/{c.RESUMABLE}"))
+
+    def slurm_ids(self) -> list[str]:
+        """The Slurm jobs that ran here: the first, then those that resumed its jobs."""
+        return [self.path.name.split(".")[0], *self.read_record().get("resumed_in", [])]
+
+    def clean(self, retention: str, *, resumable_too: bool = False) -> None:
+        """Apply the retention policy once the job is over. A directory with a resumable job is
+        left whole (what a resume needs) unless resumable_too (`ham cleanup --resumable`)."""
         if retention == "all":
+            return
+        if self.resumable_jobs() and not resumable_too:
+            log.info("kept %s: a job there stopped before it finished and can be resumed",
+                     self.path)
             return
         if retention == "none":
             shutil.rmtree(self.path, ignore_errors=True)
@@ -98,8 +113,12 @@ class JobDir:
         for name in c.SESSION_INTERMEDIATE:
             shutil.rmtree(self.path / name, ignore_errors=True)
         for job in self.jobs.glob("*"):
-            for name in c.JOB_INTERMEDIATE:
-                shutil.rmtree(job / name, ignore_errors=True)
+            for name in (*c.JOB_INTERMEDIATE, c.HELD_OUTPUT, c.RESUMABLE):
+                path = job / name
+                if path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
 
 
 def user_root(shared_root: str, user: str | None = None) -> Path:

@@ -49,8 +49,9 @@ def sets_own_file_system(args: list[str]) -> bool:
 
 
 def paths_of(command: list[str]) -> JobPaths:
-    """The paths named by `hadoop jar JAR ...` for jobs HAM understands; empty otherwise."""
-    if len(command) < 4 or command[:2] != ["hadoop", "jar"]:
+    """The paths named by `hadoop jar JAR ...` (or `yarn jar`) for jobs HAM understands; empty
+    otherwise."""
+    if len(command) < 4 or command[:2] not in (["hadoop", "jar"], ["yarn", "jar"]):
         return JobPaths()
     jar, args = os.path.basename(command[2]), command[3:]
     if sets_own_file_system(args):

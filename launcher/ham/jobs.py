@@ -10,9 +10,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ham import settle
 from ham.errors import UsageError
 from ham.jobdir import JobDir, user_root
-from ham.slurm import Slurm
+from ham.slurm import JobInfo, Slurm
 
 
 @dataclass
@@ -59,7 +60,8 @@ def job_dirs(shared_root: str, only: list[str] | None = None) -> list[JobDir]:
         return []
     dirs = [p for p in root.iterdir() if p.is_dir() and slurm_id_of(p).isdigit()]
     if only:
-        dirs = [p for p in dirs if slurm_id_of(p) in only or p.name in only]
+        # A directory answers to its own Slurm job and to those that resumed its jobs.
+        dirs = [p for p in dirs if p.name in only or set(JobDir(p).slurm_ids()) & set(only)]
     return [JobDir(p) for p in sorted(dirs, key=lambda p: (int(slurm_id_of(p)), p.name))]
 
 
@@ -107,9 +109,18 @@ def _headline(error: str) -> list[str]:
     return lines[:2] if lines[0].endswith(":") else lines[:1]
 
 
+def settle_ended(jd: JobDir, info: JobInfo | None) -> None:
+    """Every HAM process of jd's latest Slurm job may have been killed: once Slurm says it is
+    over, a record still RUNNING is not."""
+    if info is not None and info.finished:
+        settle.settle(jd, f"the Slurm job ended ({info.state}) while the job was running",
+                      here=False)
+
+
 def summarize(jd: JobDir, slurm: Slurm, now: float) -> JobSummary:
     record = jd.read_record()
-    info = slurm.job(slurm_id_of(jd.path))
+    info = slurm.job(jd.slurm_ids()[-1])
+    settle_ended(jd, info)
     hadoop_jobs = [s for s in (read_status(p) for p in jd.status_files()) if s]
     started, finished = record.get("started"), record.get("finished")
     elapsed = (finished or now) - started if started else None
@@ -138,10 +149,11 @@ def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
 
 
 def stale(shared_root: str, slurm: Slurm) -> list[JobDir]:
-    """Job directories whose Slurm job is no longer pending or running."""
+    """Job directories none of whose Slurm jobs (the first, the resumes) is pending or
+    running."""
     dirs = job_dirs(shared_root)
-    alive = slurm.known_jobs(sorted({slurm_id_of(d.path) for d in dirs}))
-    return [d for d in dirs if slurm_id_of(d.path) not in alive]
+    alive = slurm.known_jobs(sorted({i for d in dirs for i in d.slurm_ids()}))
+    return [d for d in dirs if not set(d.slurm_ids()) & set(alive)]
 
 
 def remove(jd: JobDir) -> None:

@@ -6,9 +6,9 @@ import os
 import shutil
 from typing import Mapping
 
-from ham import fspaths, jobdir
+from ham import fspaths, jobdir, nohdfs
 from ham.errors import UsageError
-from ham.hadoop import check_jar, find_hadoop, ham_jar
+from ham.hadoop import COMMANDS, check_jar, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.settings import Settings
 
@@ -23,10 +23,14 @@ def check(settings: Settings, command: list[str], env: Mapping[str, str] | None 
         ham_jar(settings)
     jobdir.check_shared_root(settings["shared_root"])
     fspaths.check_lustre_root(settings)
-    # `hadoop` is provided by HAM inside the job; anything else must exist already.
-    if command[0] != "hadoop" and shutil.which(command[0], path=env.get("PATH")) is None:
+    # hadoop, mapred, yarn and hdfs are provided by HAM inside the job; anything else must
+    # exist already.
+    if command[0] not in COMMANDS and shutil.which(command[0], path=env.get("PATH")) is None:
         raise UsageError(f"command not found: {command[0]} (check the command after `--`)")
-    if command[0] == "hadoop" and len(command) > 2 and command[1] == "jar":
+    if command[0] in COMMANDS:
+        nohdfs.check(command, nohdfs.default_fs(settings))
+        nohdfs.check_user_home(command, nohdfs.default_fs(settings))
+    if command[0] in ("hadoop", "yarn") and len(command) > 2 and command[1] == "jar":
         check_jar(command[2])
         check_generic_options(command[3:])
 

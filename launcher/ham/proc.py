@@ -63,10 +63,13 @@ def call(argv: list[str], *, env: Mapping[str, str] | None = None, hint: str = "
     return child.wait()
 
 
-def replace(argv: list[str], *, hint: str = "") -> NoReturn:
+def replace(argv: list[str], *, env: Mapping[str, str] | None = None,
+            hint: str = "") -> NoReturn:
     """Become argv (exec): its signals and exit status are the caller's own."""
     log.debug("exec %s", argv)
     try:
-        os.execv(argv[0], argv)
+        if env is None:
+            os.execv(argv[0], argv)
+        os.execve(argv[0], argv, dict(env))
     except FileNotFoundError:
         raise _not_found(argv, hint) from None

@@ -4,18 +4,21 @@ and teardown. Used by `ham run` (and `ham submit`, whose batch script calls `ham
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import shutil
 import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping
 
-from ham import contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, settle
+from ham import contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
 from ham.errors import EnvironmentProblem, UsageError
-from ham.hadoop import find_hadoop, ham_jar
+from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
 from ham.jobdir import JobDir
 from ham.settings import Settings
@@ -48,36 +51,92 @@ def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> str
     return jobconf.local_address_towards(first)
 
 
-def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
-    """Create the job directory, render its configuration and the command's environment."""
+def _allocation_id(env: Mapping[str, str]) -> str:
     job_id = slurm_job_id(env)
     if not job_id:
         raise UsageError("not inside a Slurm allocation (SLURM_JOB_ID is unset): use `ham run`, "
                          "`ham submit`, or start `salloc` first")
-    java = java_binary(settings["java_home"], env)
-    check_java(java)
-    hadoop = find_hadoop(settings, env)
-    jar = str(ham_jar(settings))
+    return job_id
+
+
+def _lustre_home(settings: Settings) -> None:
+    """With filesystem = lustre: lustre_root must be a directory (one line if not, before any
+    job directory is made), and relative paths go to <lustre_root>/user/<name>, made here."""
     if fspaths.check_lustre_root(settings) and settings["filesystem"] == contract.LUSTRE_SCHEME:
         problem = fspaths.ensure_lustre_home(fspaths.Resolver.for_settings(settings, "."))
         if problem:
             log.warning("%s", problem)
+
+
+def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
+    """Create the job directory, render its configuration and the command's environment."""
+    job_id = _allocation_id(env)
+    _lustre_home(settings)
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
+    prepared = _render(settings, slurm, env, jd)
+    jd.write_record(slurm_job_id=job_id, framework=settings["framework"], created=time.time())
+    return prepared
+
+
+def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
+                   stopped: resume.Stopped) -> Prepared:
+    """The next run of a stopped job happens in its first job directory (its staging, map
+    outputs and history are there), with configuration rendered for this allocation."""
+    job_id = _allocation_id(env)
+    _lustre_home(settings)
+    preset = env.get(contract.ENV_JOB_DIR)
+    if preset and Path(preset) != stopped.jobdir.path:
+        # The SPANK prolog made this allocation a directory; the run uses the job's own.
+        with contextlib.suppress(OSError):
+            Path(preset).rmdir()
+    jd = stopped.jobdir
+    prepared = _render(settings, slurm, env, jd)
+    jd.write_record(resumed_in=[*jd.read_record().get("resumed_in", []), job_id],
+                    resumed=time.time())
+    log.info("resuming %s (Slurm job %s) in %s", stopped.hadoop_id, jd.slurm_ids()[0], jd.path)
+    return prepared
+
+
+def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir) -> Prepared:
+    """Render jd's configuration for this allocation, and the command's environment."""
+    java, java_home = _java(settings, env)
+    hadoop = find_hadoop(settings, env)
+    jar = str(ham_jar(settings))
+    site_env = jobconf.site_env_file(hadoop, env)
+    runners_cp = jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home},
+                                          site_env)
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
-        java=java, runner_classpath=jobconf.runner_classpath(hadoop, jd, jar),
-        srun=shutil.which("srun") or "srun")
-    jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"])
-    child_env = jobconf.job_environment(env, jd, hadoop, jar, settings["java_home"])
-    jd.write_record(slurm_job_id=job_id, hadoop=hadoop.kind, framework=settings["framework"],
-                    created=time.time())
-    return Prepared(jd, child_env)
+        java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun")
+    jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"],
+                       hadoop, bundle_dir(settings), site_env)
+    jd.write_record(hadoop=hadoop.kind)
+    return Prepared(jd, jobconf.job_environment(env, jd, hadoop, jar, java_home))
 
 
-def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
-    """Run the user's command in the prepared environment; always apply the retention policy."""
-    prepared.jobdir.write_record(command=command, started=time.time())
+def _java(settings: Settings, env: Mapping[str, str]) -> tuple[str, str]:
+    """The java binary, and JAVA_HOME: Apache's scripts (a site's Hadoop) need it, and a Hadoop
+    installation's environment has it."""
+    java = java_binary(settings["java_home"], env)
+    check_java(java)
+    return java, settings["java_home"] or env.get("JAVA_HOME") or str(Path(java).resolve().parents[1])
+
+
+def environment(settings: Settings, jd: JobDir, env: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a command run with jd's configuration."""
+    return jobconf.job_environment(env, jd, find_hadoop(settings, env), str(ham_jar(settings)),
+                                   _java(settings, env)[1])
+
+
+def run_command(prepared: Prepared, command: list[str], retention: str, *,
+                resuming: bool = False) -> int:
+    """Run the user's command (or a stopped job's next run) in the prepared environment;
+    always apply the retention policy (which keeps what a stopped job needs to resume)."""
+    if not resuming:
+        # What a resume checks is unchanged: the files the command names.
+        prepared.jobdir.write_record(command=command, started=time.time(),
+                                     command_files=resume.file_fingerprints(command, os.getcwd()))
     # If `ham run` is SIGKILLed the command gets SIGTERM (its shutdown hook aborts the job) and
     # the reaper applies the retention policy once it has exited.
     try:
@@ -116,6 +175,10 @@ def run_command(prepared: Prepared, command: list[str], retention: str) -> int:
         if child.returncode != 0:
             for line in jobs.failures(prepared.jobdir):
                 log.error("%s", line)
+        for job in prepared.jobdir.resumable_jobs():
+            log.warning("%s stopped before it finished; its map outputs are kept: "
+                        "`ham submit --resume %s` continues it, `ham cleanup --resumable` "
+                        "removes them", job.name, job.name)
         prepared.jobdir.clean(retention)
     if code < 0:  # killed by a signal: report it the way a shell does
         return 128 - code
@@ -132,4 +195,4 @@ def within_allocation(env: Mapping[str, str]) -> bool:
     return slurm_job_id(env) is not None
 
 
-__all__ = ["prepare", "run_command", "within_allocation", "slurm_job_id", "Prepared"]
+__all__ = ["prepare", "prepare_resume", "environment", "run_command", "within_allocation", "slurm_job_id", "Prepared"]

@@ -81,8 +81,9 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("hadoop_home", "", _parse_path,
             "Site Hadoop installation (contains bin/hadoop). Empty: $HADOOP_HOME, then `hadoop` on PATH."),
     Setting("bundle_dir", "", _parse_path,
-            "Directory of the bundled Hadoop client and HAM jar (ham-mapreduce.jar, lib/). "
-            "Empty: found next to the installed package."),
+            "Directory of the bundled Hadoop client: a Hadoop installation's layout (bin/, "
+            "etc/hadoop, share/hadoop) with ham-mapreduce.jar at its top. Empty: found next "
+            "to the installed package."),
     Setting("java_home", "", _parse_path,
             "Java installation used for Hadoop. Empty: $JAVA_HOME, then `java` on PATH."),
     Setting("filesystem", "file", _parse_choice("file", "lustre"),
@@ -127,9 +128,11 @@ SCHEMA: tuple[Setting, ...] = (
             "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
             "mapreduce.{map,reduce}.cpu.vcores."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
-            "JVM options of the task runners. NewRatio=1 keeps each map's sort buffer "
-            "(mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per task "
-            "instead of ~85 ms."),
+            "HAM's JVM options of the task runners, before each job's own "
+            "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "
+            "mapreduce.{map,reduce}.memory.mb when they set none). NewRatio=1 keeps each map's "
+            "sort buffer (mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per "
+            "task instead of ~85 ms."),
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),
@@ -251,5 +254,5 @@ def load(env: Mapping[str, str] | None = None,
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, "HAM_CLUSTER_DIR",
     contract.ENV_JOB_TOKEN, contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR",
-    contract.ENV_LUSTRE_MOUNTS,
+    "HAM_ENV_RESTORE", contract.ENV_LUSTRE_MOUNTS,
 }

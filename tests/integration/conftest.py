@@ -48,3 +48,24 @@ def finished(job_id: str) -> JobInfo | None:
 
 def wait_finished(job_id: str, timeout: float = 60) -> JobInfo:
     return wait_for(lambda: finished(job_id), timeout, f"Slurm job {job_id} to end")
+
+
+# Hadoop 3.3.5 laid out as a site's installation would be, from Maven Central's jars with HAM's
+# bin scripts (docker/install.sh builds it; a test session builds it if it is missing).
+HADOOP_335 = Path(__file__).resolve().parents[2] / "mapreduce" / "hadoop-layout" / "target" / "hadoop-3.3.5"
+
+
+@pytest.fixture(scope="session")
+def hadoop_335() -> Path:
+    if not (HADOOP_335 / "bin" / "hadoop").exists():
+        subprocess.run(["mvn", "-q", "-B", "-f", str(HADOOP_335.parents[1] / "pom.xml"),
+                        "-Dhadoop.version=3.3.5", "package"], check=True, timeout=1200)
+    return HADOOP_335
+
+
+def hadoop_settings(version: str, hadoop_335: Path | None) -> dict[str, str]:
+    """HAM's environment for a Hadoop version: the bundled 3.4.2 client, or 3.3.5 as the site's."""
+    if version == "3.4.2":
+        return {"HAM_HADOOP": "bundled"}
+    assert hadoop_335 is not None
+    return {"HAM_HADOOP": "site", "HAM_HADOOP_HOME": str(hadoop_335)}

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST, REPO
+from tests.conftest import MAPREDUCE_JARS, REPO
 
 pytestmark = pytest.mark.integration
 
 COMPOSE = REPO / "docker" / "compose.sh"
 DOCKER_DIR = Path(os.environ.get("HAM_DOCKER_DIR", "/var/tmp/ham-docker"))
-EXAMPLES = next((DIST / "lib").glob("hadoop-mapreduce-examples-*.jar"), None)
+EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
 WORK = "/shared/hamuser/main"  # on the cluster's shared volume
 
 
@@ -79,7 +79,7 @@ def main_job(compose_cluster, tmp_path_factory):
     tar = subprocess.run(["tar", "-C", str(data), "-c", "."], check=True, capture_output=True).stdout
     r = as_hamuser(f"mkdir -p {WORK}/in && tar -C {WORK}/in -x", stdin=tar)
     assert r.returncode == 0, text(r)
-    examples = f"/opt/ham/share/ham/dist/lib/{EXAMPLES.name}"
+    examples = f"/opt/ham/share/ham/dist/share/hadoop/mapreduce/{EXAMPLES.name}"
     job = as_hamuser(f"cd {WORK} && ham submit --wait -N 3 -J ham-wordcount -- hadoop jar {examples} "
                      f"wordcount -D mapreduce.job.reduces=3 {WORK}/in {WORK}/out")
     r = as_hamuser(f"tar -C {WORK}/out -c .")

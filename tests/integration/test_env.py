@@ -13,9 +13,11 @@ import pytest
 from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
 
 SCRIPTS = {
-    "bash": ('eval "$({ham} env)" && test -n "$HAM_JOB_DIR" && '
-             'hadoop jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
-             'eval "$({ham} env --cleanup)" && echo "AFTER=${{HAM_JOB_DIR:-unset}}"'),
+    "bash": ('export HADOOP_PREFIX=/opt/elsewhere && eval "$({ham} env)" && test -n "$HAM_JOB_DIR" && '
+             'echo "HOME=$HADOOP_HOME PREFIX=$HADOOP_PREFIX" && '
+             'yarn jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
+             'eval "$({ham} env --cleanup)" && echo "AFTER=${{HAM_JOB_DIR:-unset}}" && '
+             'echo "RESTORED=${{HADOOP_HOME:-unset}} $HADOOP_PREFIX $(command -v yarn || echo no-yarn)"'),
     "tcsh": ('eval "`{ham} env --shell tcsh`" && '
              'hadoop jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
              'eval "`{ham} env --shell tcsh --cleanup`" && '
@@ -39,6 +41,12 @@ def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_
     job_dir = next(line[7:] for line in r.stdout.splitlines() if line.startswith("JOBDIR="))
     assert job_dir.startswith(str(shared_root))
     assert "AFTER=unset" in r.stdout
+    if shell == "bash":
+        # What a Hadoop installation sets, every name of it leading to the job's Hadoop; and
+        # back as it was afterwards.
+        home = next(line for line in r.stdout.splitlines() if line.startswith("HOME="))
+        assert home.split()[0][5:] == home.split()[1][7:] and home.split()[0].endswith("/dist")
+        assert "RESTORED=unset /opt/elsewhere no-yarn" in r.stdout
     # --cleanup applied retention 'logs': configuration kept, intermediate data gone.
     assert not (Path(job_dir) / "staging").exists()
     # The job ran on HAM's runners across the allocation (the framework `ham env` renders),

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST, REPO
+from tests.conftest import REPO, SHARE
 
 pytestmark = pytest.mark.integration
 
@@ -257,7 +257,7 @@ def test_java_wordcount_fat_jar(data, user_env, java_project, tmp_path):
     assert "lib/commons-lang-2.6.jar" in names
     assert not any(n.startswith("org/apache/hadoop/") for n in names)  # Hadoop is provided
     # The mapper's StringUtils can only come from the job jar's lib/: Hadoop does not ship it.
-    assert not list((DIST / "lib").glob("commons-lang-2*.jar"))
+    assert not list((SHARE / "common" / "lib").glob("commons-lang-2*.jar"))
     out = tmp_path / "out"
     r = run(["bash", java_project / "run.sh", data["corpus"], out,
              "-D", "mapreduce.job.reduces=2", "-D", "wordcount.min.length=2"], user_env, tmp_path)

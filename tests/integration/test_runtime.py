@@ -17,12 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST
+from tests.conftest import MAPREDUCE_JARS, TOOLS_JARS
 
-LIB = DIST / "lib"
-EXAMPLES = next(LIB.glob("hadoop-mapreduce-examples-*.jar"), None)
-STREAMING = next(LIB.glob("hadoop-streaming-*.jar"), None)
-JOBCLIENT_TESTS = next(LIB.glob("hadoop-mapreduce-client-jobclient-*-tests.jar"), None)
+EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
+STREAMING = next(TOOLS_JARS.glob("hadoop-streaming-*.jar"), None)
+JOBCLIENT_TESTS = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-client-jobclient-*-tests.jar"), None)
 
 MAPPER = """#!/usr/bin/env python3
 import sys
@@ -194,7 +193,8 @@ def test_console_has_no_driver_lines_the_driver_log_has_them(runs, cluster):
     """As on YARN, the client prints progress, failed attempts and counters; what the driver
     does per task (and its IPC server's start-up) goes to the job directory's driver.log."""
     log = runs["log"]
-    for driver_line in ("Assigned attempt_", "Attempt attempt_", "ipc.Server", "driver."):
+    for driver_line in ("Assigned attempt_", "Attempt attempt_", "ipc.Server", "driver.",
+                        "Auth successful", "Task java-opts"):
         assert driver_line not in log, driver_line
     session = next(p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists())
     r = subprocess.run([sys.executable, "-m", "ham", "logs", session.name, "--driver"],

@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.integration.conftest import wait_for
@@ -143,11 +142,13 @@ def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_reco
                                                                                   tmp_path):
     """The `hadoop jar` client (the driver) SIGKILLed mid-map: its shutdown hook cannot run.
     The runners exit on their own, and `ham run` settles the job: the output directory the job
-    created is removed (not left with _temporary) and the status record ends KILLED."""
+    created is removed (not left with _temporary) and the status record ends KILLED. (A job
+    that may be resumed, the default, holds its output aside instead: test_resume.py.)"""
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
+    cmd = streaming_cmd(d, "out", "-D", "ham.resumable=false")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--", *cmd],
         cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_for(lambda: runner_pids(d), 60, "task runners")

@@ -14,7 +14,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from tests.conftest import DIST
+from tests.conftest import HADOOP_CP
 from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER
 from tests.integration.test_runtime_faults import (expected_counts, ham_popen, output_counts,
@@ -314,7 +314,7 @@ def build_jars(d: Path) -> tuple[Path, Path, Path]:
     lib_classes, app_classes = d / "lib-classes", d / "app-classes"
     subprocess.run([javac, "-d", str(lib_classes), str(src / "hamtest/lib/Tagger.java")],
                    check=True)
-    subprocess.run([javac, "-cp", f"{lib_classes}:{DIST / 'lib'}/*", "-d", str(app_classes),
+    subprocess.run([javac, "-cp", f"{lib_classes}:{HADOOP_CP}", "-d", str(app_classes),
                     str(src / "hamtest/app/TagJob.java")], check=True)
     helper = d / "tagger.jar"
     app = d / "app.jar"
@@ -418,7 +418,7 @@ def test_kill_job_from_the_client(cluster, tmp_path):
     (d / "src" / "KillIt.java").write_text(KILLER)
     (d / "shared").mkdir()
     classes = d / "classes"
-    subprocess.run(["javac", "-cp", f"{DIST / 'lib'}/*", "-d", str(classes), str(d / "src" / "KillIt.java")],
+    subprocess.run(["javac", "-cp", HADOOP_CP, "-d", str(classes), str(d / "src" / "KillIt.java")],
                    check=True)
     subprocess.run(["jar", "cf", str(d / "kill.jar"), "-C", str(classes), "."], check=True)
     started = time.monotonic()

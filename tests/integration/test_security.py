@@ -7,6 +7,7 @@ import base64
 import os
 import socket
 import subprocess
+import time
 from pathlib import Path
 
 from tests.integration.conftest import wait_for
@@ -56,12 +57,31 @@ def private(path: Path, top: Path) -> bool:
     return False
 
 
-def assert_token_files_private(token: str, shared: Path) -> None:
+def files_under(top: Path, since: float = 0.0):
+    """Every path under top (of /tmp, only what changed since `since`: the job cannot have
+    written the rest), skipping directories that vanish while they are walked (other
+    programs' temporary directories)."""
+    for parent, dirs, files in os.walk(top, onerror=lambda e: None):
+        if Path(parent) == top and since:
+            dirs[:] = [n for n in dirs if _mtime(top / n) >= since]
+        for name in dirs + files:
+            yield Path(parent) / name
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def assert_token_files_private(token: str, shared: Path, since: float) -> None:
     """Any file holding the token (encoded, or its password in binary credentials) is private:
-    under the job's 0700 directory or 0600 itself. Scans the shared root and /tmp."""
+    under the job's 0700 directory or 0600 itself. Scans the shared root and what the job
+    may have written to /tmp (what changed since it started)."""
     needles = (token.encode(), password_of(token))
-    for top in (shared, Path("/tmp")):
-        for path in top.rglob("*"):
+    for top, changed in ((shared, 0.0), (Path("/tmp"), since)):
+        for path in files_under(top, changed):
             try:
                 if path.is_file() and not path.is_symlink() and path.stat().st_size < 1 << 20 and \
                         any(n in path.read_bytes() for n in needles):
@@ -73,6 +93,7 @@ def assert_token_files_private(token: str, shared: Path) -> None:
 def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
+    started = time.time() - 2
     job = ham_popen(d, cluster, streaming_cmd(d, "out"))
     try:
         pid = wait_for(lambda: runner_pids(d), 60, "task runners")[0]
@@ -84,7 +105,6 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
                 assert token not in proc.joinpath("cmdline").read_bytes().decode(errors="replace")
             except (FileNotFoundError, ProcessLookupError, PermissionError):
                 pass
-        assert_token_files_private(token, d / "shared")
         main = argv.index("io.github.ham.mapreduce.runner.TaskRunner")
         intruder_env = {"PATH": os.environ["PATH"], "HAM_JOB_RUNTIME_DIR": str(tmp_path / "intruder"),
                         "HAM_JOB_TOKEN": corrupt_password(token)}
@@ -93,6 +113,7 @@ def test_runner_with_wrong_token_is_refused(cluster, tmp_path):
                            timeout=120)
         assert r.returncode != 0
         assert any(s in r.stderr for s in ("SaslException", "DIGEST-MD5", "token", "Token")), r.stderr[-2000:]
+        assert_token_files_private(token, d / "shared", started)
     finally:
         out, err = job.communicate(timeout=600)
     assert job.returncode == 0, err[-3000:]

@@ -5,6 +5,7 @@ the epilog removes intermediate data even when every process of the job was SIGK
 from __future__ import annotations
 
 import getpass
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +57,8 @@ def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
 def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster, tmp_path):
     """A streaming job through `ham run` in a `--ham` batch job, every process of it (batch
     script, ham run and its reaper, the hadoop client, srun, the runners) SIGKILLed by Slurm
-    mid-job: nothing of HAM can clean up, the epilog does."""
+    mid-job: nothing of HAM can clean up, the epilog does. (With ham.resumable=false: a
+    resumable job's data is kept by the epilog, see test_resume.py.)"""
     from tests.integration.test_runtime_faults import setup_data, streaming_cmd
     from tests.integration.test_runtime_recovery import held_mapper
 
@@ -66,7 +68,7 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     script = "#!/bin/bash\nexec \"$@\"\n"
     r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
                         "/dev/stdin", sys.executable, "-m", "ham", "run", "--",
-                        *streaming_cmd(d, "out")],
+                        *streaming_cmd(d, "out", "-D", "ham.resumable=false")],
                        input=script, capture_output=True, text=True, cwd=d, check=True,
                        env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)})
     job_id = r.stdout.strip()
@@ -94,3 +96,12 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     assert (job_dir / "conf" / "mapred-site.xml").exists()
     assert list(job_dir.glob("jobs/*/logs/attempt_*_m_000001_0.*.syslog"))
     assert list(job_dir.glob("jobs/*/status.json"))
+    # The record ends KILLED and the output directory the job created goes: done by the driver's
+    # shutdown hook if it got a SIGTERM first (the kernel sends one when `ham run` dies), else
+    # by the first `ham status` (tests/unit/test_settle.py checks that path).
+    r = subprocess.run([sys.executable, "-m", "ham", "status", "--json", job_id],
+                       env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)}, capture_output=True,
+                       text=True, check=True)
+    record = json.loads(r.stdout)[0]["hadoop_jobs"][0]
+    assert record["state"] == "KILLED" and record["finish_time"], record
+    assert not (d / "out").exists()

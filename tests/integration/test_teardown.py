@@ -1,6 +1,8 @@
-"""Teardown in every case (scancel, time limit, SIGKILL of `ham run`): afterwards no runner on
-any node, no intermediate data, and the output directory absent (never half-written). Also
-`ham status --json` shows a running job's progress moving."""
+"""Teardown in every case (scancel, time limit, SIGKILL of `ham run`, Ctrl-C): afterwards no
+runner on any node and the output directory absent (never half-written). A job run with
+ham.resumable=false leaves no intermediate data; a resumable one (the default) keeps what a
+resume needs until `ham cleanup --resumable` (tests/integration/test_resume.py resumes them).
+Also `ham status --json` shows a running job's progress moving."""
 
 from __future__ import annotations
 
@@ -37,8 +39,27 @@ def assert_torn_down(d: Path) -> None:
         assert not leftovers, f"intermediate data left in {jd}: {leftovers}"
 
 
+def assert_stopped_then_cleaned(d: Path, env: dict[str, str]) -> None:
+    """A resumable job stopped: nothing runs, its output is held aside, its map outputs and
+    the session's staging stay; `ham cleanup` keeps them, `ham cleanup --resumable` not."""
+    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
+    assert not (d / "out").exists(), "output directory of an unsuccessful job must be absent"
+    jd = next((d / "shared").glob("*/*"))
+    record = json.loads(next(jd.glob("jobs/*/status.json")).read_text())
+    assert record["state"] == "KILLED" and record["resumable"], record
+    assert (jd / "staging").exists() and list(jd.glob("jobs/*/resumable"))
+    kept = ham("cleanup", d=d, env=env)
+    assert kept.returncode == 0 and "can be resumed" in kept.stdout and jd.exists(), kept.stdout
+    assert ham("cleanup", "--resumable", d=d, env=env).returncode == 0
+    assert not jd.exists()
+
+
+NOT_RESUMABLE = ("-D", "ham.resumable=false")
+
+
 def submit_streaming(d: Path, env: dict[str, str], *opts: str) -> str:
-    r = ham("submit", "-N", "3", *opts, "--", *streaming_cmd(d, "out"), d=d, env=env)
+    r = ham("submit", "-N", "3", *opts, "--", *streaming_cmd(d, "out", *NOT_RESUMABLE), d=d,
+            env=env)
     assert r.returncode == 0, r.stderr
     return r.stdout.strip()
 
@@ -79,8 +100,11 @@ def test_sigkill_of_ham_run(cluster, tmp_path):
     assert len(inner) == 1, inner
     os.kill(int(inner[0]), signal.SIGKILL)
     outer.wait(timeout=120)
-    wait_for(lambda: not list((d / "shared").glob("*/*/staging")), 60, "the reaper to clean up")
-    assert_torn_down(d)
+    # The reaper settles the job (resumable: its output held aside) and applies retention.
+    wait_for(lambda: list((d / "shared").glob("*/*/jobs/*/held-output")), 60, "the reaper")
+    wait_for(lambda: json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+             ["state"] == "KILLED", 60, "the record to end KILLED")
+    assert_stopped_then_cleaned(d, cluster)
 
 
 def test_status_json_shows_progress_moving(cluster, tmp_path):
@@ -116,4 +140,4 @@ def test_ctrl_c_of_ham_run(cluster, tmp_path):
     time.sleep(1)
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=120) != 0
-    assert_torn_down(d)
+    assert_stopped_then_cleaned(d, cluster)

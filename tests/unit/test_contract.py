@@ -13,12 +13,12 @@ import pytest
 
 from ham import contract, jobs, report
 from ham.settings import BY_KEY
-from tests.conftest import DIST, REPO
+from tests.conftest import DIST, HADOOP_CP, REPO
 
 
 @pytest.fixture(scope="module")
 def java() -> dict:
-    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{DIST / 'lib'}/*",
+    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
                           "io.github.ham.mapreduce.Contract"],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
@@ -62,13 +62,21 @@ def test_environment_variables(java):
 
 def test_job_directory_names(java, c_plugin):
     layout = java["layout"]
-    assert python_constants(["JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS"]) == \
-        {n: layout[n] for n in ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS")}
+    names = ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS", "HISTORY", "RESUMABLE",
+             "HELD_OUTPUT", "RESUME_MANIFEST", "JOB_CONF")
+    assert python_constants(list(names)) == {n: layout[n] for n in names}
+    # A session with a resumable job is kept whole by the launcher and by the SPANK epilog.
+    assert contract.RESUMABLE == c_plugin["RESUMABLE"]
     # What is removed after a job: the runtime, the launcher and the SPANK epilog agree.
     assert list(contract.JOB_INTERMEDIATE) == layout["INTERMEDIATE"] \
         == c_plugin["JOB_INTERMEDIATE"]
     assert list(contract.SESSION_INTERMEDIATE) == c_plugin["SESSION_INTERMEDIATE"]
     assert contract.JOBS == c_plugin["JOBS"]
+
+
+def test_resume_entry_point(java):
+    assert contract.RESUME_CLASS == java["resume"]["CLASS"]
+    assert contract.RESUME_CHANGED == java["resume"]["CHANGED"]
 
 
 def test_status_record_fields(java):
@@ -105,3 +113,14 @@ def test_every_runtime_key_is_documented(java):
         default = java["defaults"].get(key)
         if default is not None:
             assert f"`{default}`" in rows[key], f"{key}: default {default} not in {rows[key]}"
+
+
+def test_job_keys_table_is_current():
+    """docs/job-keys.md is what the runtime's classification prints (which fails on any key of
+    mapred-default.xml without a rule)."""
+    table = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
+                            "io.github.ham.mapreduce.client.JobKeys"],
+                           capture_output=True, text=True, check=True).stdout
+    doc = (REPO / "docs" / "job-keys.md").read_text()
+    assert doc.split("<!-- keys:start -->\n")[1].split("<!-- keys:end -->")[0] == table
+    assert table.count("\n") > 200

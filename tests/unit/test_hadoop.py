@@ -4,52 +4,19 @@ from pathlib import Path
 
 import pytest
 
-from ham.errors import UsageError
-from ham.hadoop import Hadoop, hadoop_argv
+from ham.errors import EnvironmentProblem, UsageError
+from ham.hadoop import (SITE_FRONT_DOOR, Hadoop, command_argv, command_environment, find_hadoop)
 
 
-def test_bundled_argv_order(tmp_path):
-    h = Hadoop("bundled", tmp_path)
-    env = {"HADOOP_CONF_DIR": "/conf", "HADOOP_CLASSPATH": "/extra.jar", "HADOOP_OPTS": "-Xmx2g -Da=b"}
-    argv = hadoop_argv(h, "/java", ["version"], env)
-    assert argv[:3] == ["/java", "-Xmx2g", "-Da=b"]
-    cp = argv[argv.index("-cp") + 1].split(":")
-    assert cp == ["/conf", "/extra.jar", str(tmp_path / "ham-mapreduce.jar"), str(tmp_path / "lib" / "*")]
-    assert argv[-1] == "org.apache.hadoop.util.VersionInfo"
-
-
-@pytest.mark.parametrize("sub,cls", [("fs", "org.apache.hadoop.fs.FsShell"),
-                                     ("classpath", "org.apache.hadoop.util.Classpath"),
-                                     ("org.example.Main", "org.example.Main")])
-def test_subcommands(tmp_path, sub, cls):
-    argv = hadoop_argv(Hadoop("bundled", tmp_path), "java", [sub, "-ls", "/"], {})
-    assert argv[-3:] == [cls, "-ls", "/"]
-
-
-def test_jar_checks_file(tmp_path):
-    with pytest.raises(UsageError, match="jar file not found"):
-        hadoop_argv(Hadoop("bundled", tmp_path), "java", ["jar", str(tmp_path / "no.jar")], {})
-    jar = tmp_path / "a.jar"
-    jar.write_bytes(b"")
-    argv = hadoop_argv(Hadoop("bundled", tmp_path), "java", ["jar", str(jar), "x"], {})
-    assert argv[-3:] == ["org.apache.hadoop.util.RunJar", str(jar), "x"]
-
-
-def test_unknown_subcommand(tmp_path):
-    with pytest.raises(UsageError, match="unknown hadoop command 'frobnicate'"):
-        hadoop_argv(Hadoop("bundled", tmp_path), "java", ["frobnicate"], {})
-
-
-def test_site_hadoop_runs_bin_hadoop(tmp_path):
-    argv = hadoop_argv(Hadoop("site", Path("/opt/hadoop")), "", ["fs", "-ls"], {})
-    assert argv == ["/opt/hadoop/bin/hadoop", "fs", "-ls"]
-
-
-def _settings(tmp_path, **kw):
-    from ham import settings
-
-    env = {"HAM_SITE_CONFIG": str(tmp_path / "none.toml"), "HAM_USER_CONFIG": str(tmp_path / "none2.toml")}
-    return settings.load(env, flags=kw)
+def _bundle(root: Path) -> Path:
+    """A HAM bundle as the Maven build lays it out (only what find_hadoop looks at)."""
+    (root / "bin").mkdir(parents=True)
+    (root / "libexec").mkdir()
+    for name in ("bin/hadoop", str(SITE_FRONT_DOOR)):
+        (root / name).write_text("#!/bin/sh\n")
+        (root / name).chmod(0o755)
+    (root / "ham-mapreduce.jar").write_bytes(b"")
+    return root
 
 
 def _site_install(root: Path) -> Path:
@@ -59,13 +26,43 @@ def _site_install(root: Path) -> Path:
     return root
 
 
-def test_auto_prefers_site_hadoop_from_env_then_path(tmp_path):
-    from ham.hadoop import find_hadoop
+def _settings(tmp_path, **kw):
+    from ham import settings
 
+    env = {"HAM_SITE_CONFIG": str(tmp_path / "none.toml"), "HAM_USER_CONFIG": str(tmp_path / "none2.toml")}
+    return settings.load(env, flags=kw)
+
+
+@pytest.mark.parametrize("command", ["hadoop", "mapred", "yarn", "hdfs"])
+def test_bundled_commands_are_its_own_bin_scripts(tmp_path, command):
+    bundle = _bundle(tmp_path / "b")
+    argv = command_argv(Hadoop("bundled", bundle), bundle, command, ["version"])
+    assert argv == [str(bundle / "bin" / command), "version"]
+
+
+def test_site_commands_go_through_the_front_door(tmp_path):
+    bundle = _bundle(tmp_path / "b")
+    argv = command_argv(Hadoop("site", Path("/opt/hadoop")), bundle, "yarn", ["jar", "x.jar"])
+    assert argv == [str(bundle / SITE_FRONT_DOOR), "/opt/hadoop", "yarn", "jar", "x.jar"]
+
+
+def test_unknown_command(tmp_path):
+    with pytest.raises(UsageError, match="unknown command 'hive'"):
+        command_argv(Hadoop("bundled", tmp_path), tmp_path, "hive", [])
+
+
+def test_command_environment_adds_ham_jar_once_for_a_site_and_java_home():
+    site, jar = Hadoop("site", Path("/opt/hadoop")), Path("/b/ham-mapreduce.jar")
+    env = command_environment({"HADOOP_CLASSPATH": "/a.jar"}, site, jar, "/jdk")
+    assert env["HADOOP_CLASSPATH"] == "/b/ham-mapreduce.jar:/a.jar" and env["JAVA_HOME"] == "/jdk"
+    assert command_environment(env, site, jar, "")["HADOOP_CLASSPATH"] == env["HADOOP_CLASSPATH"]
+    # The bundle's own scripts carry HAM's jar.
+    assert "HADOOP_CLASSPATH" not in command_environment({}, Hadoop("bundled", Path("/b")), jar, "")
+
+
+def test_auto_prefers_site_hadoop_from_env_then_path(tmp_path):
     site = _site_install(tmp_path / "site")
-    bundle = tmp_path / "bundle"
-    (bundle / "lib").mkdir(parents=True)
-    (bundle / "ham-mapreduce.jar").write_bytes(b"")
+    bundle = _bundle(tmp_path / "bundle")
     s = _settings(tmp_path, bundle_dir=str(bundle))
     assert find_hadoop(s, {"HADOOP_HOME": str(site), "PATH": ""}) == Hadoop("site", site)
     assert find_hadoop(s, {"PATH": str(site / "bin")}).home == site
@@ -74,23 +71,32 @@ def test_auto_prefers_site_hadoop_from_env_then_path(tmp_path):
     assert find_hadoop(forced, {"HADOOP_HOME": str(site)}).kind == "bundled"
 
 
-def test_ham_shim_on_path_is_not_a_site_hadoop(tmp_path):
-    from ham.hadoop import find_hadoop
+def test_the_bundle_as_hadoop_home_is_still_the_bundle(tmp_path):
+    """Inside `ham run` HADOOP_HOME and PATH name the bundle: a nested `ham` keeps it bundled."""
+    bundle = _bundle(tmp_path / "bundle")
+    s = _settings(tmp_path, bundle_dir=str(bundle))
+    assert find_hadoop(s, {"HADOOP_HOME": str(bundle)}) == Hadoop("bundled", bundle)
+    assert find_hadoop(s, {"PATH": str(bundle / "bin")}) == Hadoop("bundled", bundle)
 
+
+def test_ham_shim_on_path_is_not_a_site_hadoop(tmp_path):
     shim_dir = tmp_path / "job" / "bin"
     shim_dir.mkdir(parents=True)
     (shim_dir / "hadoop").write_text("#!/bin/sh\n# ham-hadoop-shim\n")
     (shim_dir / "hadoop").chmod(0o755)
-    bundle = tmp_path / "bundle"
-    (bundle / "lib").mkdir(parents=True)
-    (bundle / "ham-mapreduce.jar").write_bytes(b"")
+    bundle = _bundle(tmp_path / "bundle")
     s = _settings(tmp_path, bundle_dir=str(bundle))
     assert find_hadoop(s, {"PATH": str(shim_dir)}).kind == "bundled"
 
 
 def test_site_required_but_missing(tmp_path):
-    from ham.errors import EnvironmentProblem
-    from ham.hadoop import find_hadoop
-
     with pytest.raises(EnvironmentProblem, match="no site Hadoop found"):
         find_hadoop(_settings(tmp_path, hadoop="site"), {"PATH": ""})
+
+
+def test_a_bundle_built_before_the_layout_is_refused(tmp_path):
+    old = tmp_path / "old"
+    (old / "lib").mkdir(parents=True)
+    (old / "ham-mapreduce.jar").write_bytes(b"")
+    with pytest.raises(EnvironmentProblem, match="not laid out as a Hadoop installation.*rebuild"):
+        find_hadoop(_settings(tmp_path, bundle_dir=str(old), hadoop="bundled"), {"PATH": ""})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from tests.conftest import DIST, REPO
+from tests.conftest import HADOOP_CP, REPO
 
 SOURCES = REPO / "mapreduce" / "src" / "main" / "java"
 CLASSES = REPO / "mapreduce" / "target" / "classes"
@@ -16,7 +16,7 @@ OURS = re.compile(r"^(io\.github\.ham\.\S+|org\.apache\.hadoop\.mapred\.Ham\w+)$
 def class_dependencies() -> set[tuple[str, str]]:
     """(class, class it uses) among HAM's classes, nested classes folded into their outer one."""
     out = subprocess.run(["jdeps", "--multi-release", "17", "-verbose:class", "-filter:none",
-                          "-cp", f"{DIST / 'lib'}/*", str(CLASSES)],
+                          "-cp", HADOOP_CP, str(CLASSES)],
                          capture_output=True, text=True, check=True).stdout
     deps = set()
     for line in out.splitlines():

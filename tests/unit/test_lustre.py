@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ham import contract as c
-from ham import fspaths, jobconf, jobdir, lustre, settings
+from ham import fspaths, jobconf, jobdir, lustre, nohdfs, settings
 from ham.errors import EnvironmentProblem, SettingsError
 from tests.conftest import REPO
 
@@ -65,6 +65,7 @@ def test_rendered_configuration_per_file_system(tmp_path):
                        HAM_FILE_STRIPES="part-*=2:4M", HAM_OUTPUT_STRIPE="4:16M")
     core = jobconf.core_site(lustre_mode, jd)
     assert core["fs.defaultFS"] == "lustre:///"
+    assert core["fs.hdfs.impl"] == nohdfs.REFUSING_FS  # hdfs:// refused with lustre:/// too
     assert core[c.LUSTRE_ROOT] == str(tmp_path)
     assert core[c.LUSTRE_FILE_STRIPES] == "part-*=2:4M"
     mapred = jobconf.mapred_site(lustre_mode, jd, framework="ham", driver_host="h", java="j",

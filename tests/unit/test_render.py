@@ -23,8 +23,8 @@ def test_xml_escapes_every_value():
 def test_sbatch_script_passes_argv_unchanged(tmp_path):
     printer = [sys.executable, "-c", "import json,sys; print(json.dumps(sys.argv[1:]))"]
     script = render.render("sbatch.sh.j2", sbatch_options=["--job-name=it's a $(job)", "--nodes=2"],
-                           environment={"HAM_SHARED_ROOT": "/x y/$z"}, ham_command=printer,
-                           command=HOSTILE)
+                           environment={"HAM_SHARED_ROOT": "/x y/$z"},
+                           ham_run=[*printer, "--", *HOSTILE])
     path = tmp_path / "job.sh"
     path.write_text(script)
     assert subprocess.run(["bash", "-n", str(path)]).returncode == 0
@@ -36,7 +36,7 @@ def test_sbatch_script_passes_argv_unchanged(tmp_path):
 
 def test_sbatch_script_exports_settings(tmp_path):
     script = render.render("sbatch.sh.j2", sbatch_options=[], environment={"HAM_SHARED_ROOT": "/x y"},
-                           ham_command=["ham", "run"], command=["true"])
+                           ham_run=["ham", "run", "--", "true"])
     assert "export HAM_SHARED_ROOT='/x y'" in script
 
 

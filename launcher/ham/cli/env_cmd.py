@@ -14,8 +14,9 @@ from ham.slurm import Slurm
 
 
 @click.command("env", help="""Print shell code that creates this allocation's HAM job directory
-and exports HADOOP_CONF_DIR, HADOOP_CLASSPATH, PATH and HAM_JOB_DIR, so a plain `hadoop jar`
-runs on HAM. For interactive salloc sessions:
+and exports what a Hadoop installation sets (HADOOP_HOME, HADOOP_MAPRED_HOME, HADOOP_CONF_DIR,
+HADOOP_CLASSPATH, PATH with hadoop, mapred, yarn and hdfs) and HAM_JOB_DIR, so a plain `hadoop
+jar` runs on HAM. For interactive salloc sessions:
 
 \b
   salloc -N 3
@@ -25,7 +26,7 @@ runs on HAM. For interactive salloc sessions:
   eval "$(ham env --cleanup)"       # remove intermediate data, restore the environment""")
 @click.option("--shell", help="sh, bash, zsh, csh or tcsh (default: from $SHELL).")
 @click.option("--cleanup", is_flag=True, help="Undo: apply the retention policy to $HAM_JOB_DIR "
-                                              "and unset what `ham env` set.")
+                                              "and restore what `ham env` changed.")
 @click.option("--shared-root", help="Override setting shared_root.")
 def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
     flavour = shellenv.flavour(shell, os.environ)
@@ -36,16 +37,10 @@ def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
             raise UsageError("HAM_JOB_DIR is not set: nothing to clean up (did you run `ham env`?)")
         jd = JobDir(Path(job_dir))
         jd.clean(resolved["retention"])
-        out = shellenv.unsets([contract.ENV_JOB_DIR, "HADOOP_CONF_DIR"], flavour)
-        out += shellenv.exports({
-            "PATH": shellenv.without(os.environ.get("PATH", ""), str(jd.bin)),
-            "HADOOP_CLASSPATH": shellenv.without(os.environ.get("HADOOP_CLASSPATH", ""),
-                                                 os.environ.get("HAM_JAR", "")),
-        }, flavour)
-        out += shellenv.unsets(["HAM_JAR"], flavour)
+        out = shellenv.applied(shellenv.restored(os.environ), flavour)
         click.echo(out, nl=False)
         return
     prepared = session.prepare(resolved, Slurm(), os.environ)
-    values = {k: prepared.env[k] for k in shellenv.EXPORTED}
+    values = shellenv.exported(os.environ, prepared.env)
     values["HAM_JAR"] = prepared.env["HADOOP_CLASSPATH"].split(":")[0]
     click.echo(shellenv.exports(values, flavour), nl=False)

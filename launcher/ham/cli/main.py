@@ -45,11 +45,13 @@ def cli(verbose: int) -> None:
 
 
 def _register() -> None:
-    from ham.cli import (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd,
-                         status_cmd, submit_cmd)
+    from ham.cli import (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, history_cmd,
+                         run_cmd, status_cmd, submit_cmd)
 
-    for module in (admin_cmd, config_cmd, doctor_cmd, env_cmd, hadoop_cmd, run_cmd, submit_cmd):
+    for module in (admin_cmd, config_cmd, doctor_cmd, env_cmd, history_cmd, run_cmd, submit_cmd):
         cli.add_command(module.command)
+    for cmd in hadoop_cmd.COMMANDS_BY_NAME.values():
+        cli.add_command(cmd)
     for cmd in (status_cmd.status, status_cmd.logs, status_cmd.cancel, status_cmd.cleanup,
                 status_cmd.report_cmd):
         cli.add_command(cmd)

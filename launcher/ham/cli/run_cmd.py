@@ -24,15 +24,19 @@ Inside an allocation (salloc, or your own sbatch script) it uses that allocation
 Outside one it asks Slurm for an allocation (salloc) for the command's lifetime:
   ham run -N 3 -t 30 -- hadoop jar app.jar wordcount in out
 
-The exit status is COMMAND's. Ctrl-C, scancel and the time limit stop the job's runners and
-remove its intermediate data.""")
+The exit status is COMMAND's. Ctrl-C, scancel and the time limit stop the job where it is:
+its runners stop, its output is moved aside and its finished map outputs are kept, so that
+`ham run --resume JOBID` (or `ham submit --resume JOBID`) continues it later, running only what
+did not finish. `ham cleanup --resumable` removes a stopped job instead.""")
 @apply(SLURM_OPTIONS)
+@click.option("--resume", metavar="JOBID", help="Continue the job that stopped before it "
+              "finished in Slurm job JOBID (or the Hadoop job JOBID), instead of a COMMAND.")
 @apply(SETTING_OPTIONS)
-@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def command(command: tuple[str, ...], **kw: object) -> int:
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def command(command: tuple[str, ...], resume: str | None, **kw: object) -> int:
     flags = setting_flags(kw)
     request = job_request(kw)
-    job = Job(command, settings=flags, request=request)
+    job = Job(command, resume=resume, settings=flags, request=request)
     if session.within_allocation(os.environ):
         if request.options():
             log.warning("inside allocation %s: Slurm options are ignored",

@@ -91,12 +91,22 @@ def cancel(job_id: str) -> None:
     Slurm().cancel(job_id)
 
 
-@click.command("cleanup", help="Remove your job directories whose Slurm jobs are no longer "
-                               "pending or running.")
+@click.command("cleanup", help="""Remove your job directories whose Slurm jobs are no longer
+pending or running. A directory holding a job that stopped before it finished (time limit,
+scancel, Ctrl-C) is kept, with its map outputs, for `ham submit --resume`, unless --resumable.""")
 @click.option("--dry-run", is_flag=True, help="List what would be removed.")
-def cleanup(dry_run: bool) -> None:
+@click.option("--resumable", is_flag=True, help="Also remove the directories of stopped jobs "
+                                                "(they can no longer be resumed).")
+def cleanup(dry_run: bool, resumable: bool) -> None:
     resolved = settings.load()
-    for jd in jobs.stale(resolved["shared_root"], Slurm()):
+    slurm = Slurm()
+    for jd in jobs.stale(resolved["shared_root"], slurm):
+        jobs.settle_ended(jd, slurm.job(jd.slurm_ids()[-1]))
+        stopped = [j.name for j in jd.resumable_jobs()]
+        if stopped and not resumable:
+            click.echo(f"keeping {jd.path}: {', '.join(stopped)} can be resumed (`ham submit "
+                       f"--resume {stopped[0]}`; `ham cleanup --resumable` removes it)")
+            continue
         click.echo(f"{'would remove' if dry_run else 'removing'} {jd.path}")
         if not dry_run:
             jobs.remove(jd)

@@ -19,8 +19,16 @@ from ham.cli.options import SETTING_OPTIONS, SLURM_OPTIONS, apply, job_request, 
   ham submit --wait -N 2 -- hadoop jar app.jar ...        stream the output, exit with the job's code
 
 Arguments after `--` reach the command unchanged (quoted with shlex). Slurm is asked for
-SIGUSR1 60 s before the time limit, so the job is stopped cleanly.""")
+SIGUSR1 60 s before the time limit, so the job is stopped cleanly, and can be continued:
+
+
+  ham submit --resume 1234 -N 4 -t 1:00:00     continue the job Slurm job 1234 ran: its
+                                               finished maps and committed reduces are kept""")
 @apply(SLURM_OPTIONS)
+@click.option("--resume", metavar="JOBID", help="Continue the job that stopped before it "
+              "finished (time limit, scancel, Ctrl-C) in Slurm job JOBID (or the Hadoop job "
+              "JOBID), instead of a COMMAND. Refused if its inputs, jar or configuration "
+              "changed.")
 @click.option("-o", "--output", default="ham-%j.out", show_default=True,
               help="Batch output file (sbatch --output; %j is the job id).")
 @click.option("-e", "--error", default="", help="Batch error file (default: with the output).")
@@ -31,12 +39,12 @@ SIGUSR1 60 s before the time limit, so the job is stopped cleanly.""")
 @click.option("--stream", is_flag=True, help="With --wait: copy the job's output even on a "
                                              "terminal.")
 @apply(SETTING_OPTIONS)
-@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def command(command: tuple[str, ...], output: str, error: str, dry_run: bool, wait: bool,
-            stream: bool, **kw: object) -> int:
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+def command(command: tuple[str, ...], resume: str | None, output: str, error: str,
+            dry_run: bool, wait: bool, stream: bool, **kw: object) -> int:
     flags = setting_flags(kw)
-    job = Job(command, settings=flags, output=output, request=job_request(kw, output=output,
-                                                                           error=error))
+    job = Job(command, resume=resume, settings=flags, output=output,
+              request=job_request(kw, output=output, error=error))
     job.check()
     if dry_run:
         click.echo(job.script(), nl=False)

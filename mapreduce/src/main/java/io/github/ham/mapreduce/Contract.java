@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.github.ham.mapreduce.client.ResumeJob;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
@@ -68,6 +69,7 @@ public final class Contract {
     out.put("layout", constants(JobDirs.class));
     out.put("classes", Map.of("LUSTRE_FS_CLASS", LustreFileSystem.class.getName(),
         "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME));
+    out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
     status.put("COUNT_FIELDS", StatusRecord.COUNT_FIELDS);
@@ -114,7 +116,8 @@ public final class Contract {
     Counters counters = new Counters();
     counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).increment(42);
     StatusRecord.Job job = new StatusRecord.Job(id.toString(), "word count", "alice", "RUNNING",
-        t0, 0, null, "/lustre/alice/out", true, 3, 1, List.of(4242L));
+        t0, 0, null, "/lustre/alice/out", true, 3, 1, List.of(4242L),
+        new StatusRecord.Resume(1, 0, false));
     return StatusRecord.build(job, s, counters, ids);
   }
 }

@@ -10,6 +10,8 @@ import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.HamJob;
+import io.github.ham.mapreduce.driver.RunnerSpec;
+import io.github.ham.mapreduce.driver.slurm.Allocation;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,6 +19,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.ClusterMetrics;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobID;
@@ -79,12 +82,27 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials ts)
       throws IOException {
     HamJob job = new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir, ts);
+    JobKeys.warnIgnored(job.conf());
+    return start(job);
+  }
+
+  /**
+   * Starts run {@code run} of a job that stopped before it finished, in this JVM, from its
+   * staged files ({@link ResumeJob}); {@code current} holds this allocation's ham.* keys.
+   */
+  static JobStatus resume(JobID jobId, String jobSubmitDir, int run, Configuration current)
+      throws IOException {
+    return start(new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir,
+        new Credentials(), run, current));
+  }
+
+  private static JobStatus start(HamJob job) throws IOException {
     if (System.getenv("SLURM_JOB_ID") == null && !HamConfig.LAUNCHER_LOCAL.equals(
         job.conf().getTrimmed(HamConfig.LAUNCHER))) {
       throw new IOException("HAM needs a Slurm allocation: run inside salloc/sbatch or use "
           + "`ham run`");
     }
-    JOBS.put(jobId.toString(), job);
+    JOBS.put(job.status().getJobID().toString(), job);
     job.start();
     return job.status();
   }
@@ -188,9 +206,18 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
     remote.clear();
   }
 
+  /**
+   * The allocation as a YARN cluster of its size: a tracker per node, a map (reduce) slot per
+   * runner it holds for maps (reduces). Programs that size themselves from the cluster (the
+   * examples' sort: reduces = 0.9 x reduce slots; randomwriter: maps per tracker) then behave
+   * as on YARN.
+   */
   @Override
   public ClusterMetrics getClusterMetrics() {
-    return new ClusterMetrics(0, 0, 0, 0, 0, 0, 1, 1, JOBS.size(), 1, 0, 0);
+    Allocation allocation = Allocation.current(conf);
+    JobConf job = new JobConf(conf);
+    return new ClusterMetrics(0, 0, 0, 0, 0, 0, RunnerSpec.slots(job, true, allocation),
+        RunnerSpec.slots(job, false, allocation), JOBS.size(), allocation.nodes(), 0, 0);
   }
 
   @Override
@@ -210,7 +237,8 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
 
   @Override
   public TaskTrackerInfo[] getActiveTrackers() {
-    return new TaskTrackerInfo[0];
+    return Allocation.nodeNames(conf).stream().map(n -> new TaskTrackerInfo("tracker_" + n))
+        .toArray(TaskTrackerInfo[]::new);
   }
 
   @Override

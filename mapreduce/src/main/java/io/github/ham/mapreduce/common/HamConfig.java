@@ -22,6 +22,10 @@ public final class HamConfig {
   public static final String RUNNER_JAVA = "ham.runner.java";
   /** Class path of the runner JVMs (conf dir, HAM jar, Hadoop lib/*). */
   public static final String RUNNER_CLASSPATH = "ham.runner.classpath";
+  /**
+   * HAM's own JVM options of the runners, before the task's (mapreduce.{map,reduce}.java.opts
+   * and the heap YARN derives from memory.mb), so that the task's -Xmx wins.
+   */
   public static final String RUNNER_JAVA_OPTS = "ham.runner.java.opts";
   /**
    * Serial GC and C1 only: many runner JVMs share a node's cores. NewRatio=1 (a young
@@ -34,7 +38,7 @@ public final class HamConfig {
    * checks it).
    */
   public static final String DEFAULT_RUNNER_JAVA_OPTS =
-      "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1";
+      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1";
   /** srun executable. */
   public static final String SRUN = "ham.srun";
   public static final String DEFAULT_SRUN = "srun";
@@ -73,6 +77,23 @@ public final class HamConfig {
    */
   public static final String SPECULATIVE_MIN_MS = "ham.speculative.min.ms";
   public static final long DEFAULT_SPECULATIVE_MIN_MS = 10_000L;
+  /**
+   * Whether a runner fails an attempt (and ends itself) when it and its children use more
+   * physical memory than the task's mapreduce.{map,reduce}.memory.mb, as a NodeManager does
+   * (yarn.nodemanager.pmem-check-enabled), and how often it looks
+   * (yarn.nodemanager.container-monitor.interval-ms).
+   */
+  public static final String MEMORY_CHECK = "ham.memory.check.enabled";
+  public static final boolean DEFAULT_MEMORY_CHECK = true;
+  public static final String MEMORY_CHECK_INTERVAL_MS = "ham.memory.check.interval.ms";
+  public static final long DEFAULT_MEMORY_CHECK_INTERVAL_MS = 3_000L;
+  /**
+   * Whether a job stopped before it finished (time limit, scancel, Ctrl-C, its client killed)
+   * keeps what `ham submit --resume` needs: its map outputs, its staging, its output moved
+   * aside. Off: a stopped job is cleaned up as a failed one.
+   */
+  public static final String RESUMABLE = "ham.resumable";
+  public static final boolean DEFAULT_RESUMABLE = true;
   /** Keep intermediate data and work directories after the job (debugging). */
   public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
   public static final boolean DEFAULT_KEEP_INTERMEDIATE = false;

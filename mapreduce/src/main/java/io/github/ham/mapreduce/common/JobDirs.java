@@ -20,6 +20,23 @@ public final class JobDirs {
   public static final String JOB_CONF = "job.xml";
   /** How other processes of the user reach the running driver ({@link ControlFile}). */
   public static final String CONTROL = "control";
+  /** The job's history in Hadoop's format (.jhist), kept after the job. */
+  public static final String HISTORY = "history";
+  /**
+   * In the job's directory while the job has not reached a final state (written when it
+   * starts, removed when it succeeds, fails or is killed by its user): a job stopped on the
+   * way (time limit, scancel, its driver lost) can be resumed, so the launcher and the SPANK
+   * epilog leave its intermediate data, and the session's staging, until `ham cleanup`.
+   */
+  public static final String RESUMABLE = "resumable";
+  /** A stopped job's output directory, moved aside (complete or absent, never half-written). */
+  public static final String HELD_OUTPUT = "held-output";
+  /** What a resume checks: the staged files, the inputs (written at the first run). */
+  public static final String RESUME_MANIFEST = "resume.json";
+  /** Around commitJob, as the MRAppMaster's: a resume knows whether the commit happened. */
+  public static final String COMMIT_STARTED = "COMMIT_STARTED";
+  public static final String COMMIT_SUCCESS = "COMMIT_SUCCESS";
+  public static final String COMMIT_FAIL = "COMMIT_FAIL";
   /** What goes when the job ends (unless ham.keep.intermediate): map outputs, runner dirs. */
   public static final List<String> INTERMEDIATE = List.of(INTERMEDIATE_DIR, WORK);
 
@@ -70,6 +87,26 @@ public final class JobDirs {
 
   public File jobConf() {
     return new File(root, JOB_CONF);
+  }
+
+  public File resumable() {
+    return new File(root, RESUMABLE);
+  }
+
+  public File heldOutput() {
+    return new File(root, HELD_OUTPUT);
+  }
+
+  public File resumeManifest() {
+    return new File(root, RESUME_MANIFEST);
+  }
+
+  public File marker(String name) {
+    return new File(root, name);
+  }
+
+  public File history() {
+    return new File(root, HISTORY);
   }
 
   public File control() {

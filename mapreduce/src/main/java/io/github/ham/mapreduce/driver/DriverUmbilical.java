@@ -7,6 +7,7 @@ import java.util.List;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.BadMapOutput;
 import io.github.ham.mapreduce.common.RunnerSupport;
+import io.github.ham.mapreduce.common.TaskEnds;
 
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.ipc.Server;
@@ -98,11 +99,19 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
       LOG.warn("Task runner {} was declared lost; telling it to exit", runnerId);
       return new JvmTask(null, true);
     }
-    AttemptKey key = scheduler.assign(runnerId, now);
+    RunnerKind kind = runners.kindOf(runnerId);
+    if (!scheduler.hasWork(kind)) {
+      // No more tasks of its kind (the maps are done): it goes, as YARN frees the container.
+      runners.retire(runnerId);
+      LOG.info("Task runner {} retired: no more {} tasks", runnerId, kind);
+      return new JvmTask(null, true);
+    }
+    AttemptKey key = scheduler.assign(runnerId, kind, now);
     if (key == null) {
       return new JvmTask(null, false);
     }
     LOG.info("Assigned {} to {}", ids.attempt(key), runnerId);
+    events.started(key);
     return new JvmTask(tasks.task(key, key.isMap() ? null : scheduler.succeededMaps()), false);
   }
 
@@ -153,6 +162,13 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
 
   private void failed(TaskAttemptID taskId, String message) throws IOException {
     AttemptKey key = key(taskId);
+    if (!scheduler.isActive(key)) {
+      return;  // already ended: killed on request, timed out, superseded
+    }
+    if (TaskEnds.endsRunner(message)) {
+      // Past its memory, or System.exit: the runner goes with the attempt; replace it freely.
+      runners.expectExit(scheduler.runnerOf(key));
+    }
     events.addDiagnostic(key, message);
     List<AttemptKey> badMaps = key.isMap() ? List.of() : badMaps(message);
     if (!badMaps.isEmpty()) {

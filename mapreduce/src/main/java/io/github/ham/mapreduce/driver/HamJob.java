@@ -2,30 +2,19 @@ package io.github.ham.mapreduce.driver;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
-import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.JobResources;
-import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
-import io.github.ham.mapreduce.lustre.Striping;
+import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.Counters;
-import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.JobEndNotifier;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
 import org.apache.hadoop.mapreduce.split.SplitMetaInfoReader;
 import org.apache.hadoop.security.Credentials;
@@ -35,15 +24,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lifecycle of one job in the {@code hadoop jar} JVM (the role MRAppMaster plays on YARN):
- * setupJob, the runners, supervision until the scheduler is done, commitJob or abortJob, and
- * cleanup. The thread always reaches a final state, and so does a JVM going down (shutdown
- * hook). The work itself is done by the scheduler, the umbilical server, the runner supervisor,
- * the job's events and counters and its output, which this class creates and wires together.
+ * The lifecycle of one run of a job in the {@code hadoop jar} JVM (the role MRAppMaster plays
+ * on YARN): setupJob (after taking over what an earlier run finished, for a resumed run), the
+ * runners, supervision until the scheduler is done, commitJob or abortJob, and cleanup. The
+ * thread always reaches a final state; a JVM going down (shutdown hook) stops the job so that
+ * it can be resumed (or, with ham.resumable=false, kills it). The work itself is done by the
+ * scheduler, the driver services, the job's events, counters, output and report, which this
+ * class creates and wires together.
  */
 public final class HamJob extends Thread {
   private static final Logger LOG = LoggerFactory.getLogger(HamJob.class);
   private static final long TICK_MS = 500;
+  /** Attempt numbers per run, as the MRAppMaster's ((run - 1) x 1000). */
+  private static final int ATTEMPTS_PER_RUN = 1000;
 
   private final JobID id;
   private final JobConf conf;
@@ -53,75 +46,97 @@ public final class HamJob extends Thread {
   private final String user;
   private final AttemptIds ids;
   private final StatusRecord record;
+  private final JobReport report;
+  private final int run;
+  private final boolean resumable;
   private final Wakeup wakeup = new Wakeup();
-  private final long startTime = System.currentTimeMillis();
-  private volatile long finishTime;
+  /** The shutdown hook and the supervisor may both stop the job: once. */
+  private final Object stopping = new Object();
   private volatile JobStatus.State state = JobStatus.State.PREP;
-  private volatile String failureInfo;
   private volatile boolean killed;
-  private volatile float setupProgress;
-  private volatile float cleanupProgress;
+  private volatile boolean stopped;
 
   // Set once by prepare(), before the job is RUNNING.
   private volatile TaskScheduler scheduler;
   private volatile JobEvents events;
-  private volatile JobCounters counters;
   private volatile JobOutput output;
-  private volatile RunnerSupervisor supervisor;
-  private volatile RunnerLauncher launcher;
+  private volatile DriverServices services;
   private volatile JobControl control;
-  private UmbilicalServer server;
+  private JobHistoryLog history;
   private Thread shutdownHook;
 
+  /** The first run of a job just submitted. */
   public HamJob(JobID id, String jobSubmitDir, Credentials credentials) throws IOException {
+    this(id, jobSubmitDir, credentials, 1, null);
+  }
+
+  /**
+   * Run {@code run} of a job staged in {@code jobSubmitDir}; a resumed run (2 and after) takes
+   * the ham.* keys of {@code current} (this allocation's driver host, runner settings) over the
+   * staged ones, and the job's own configuration as it was staged.
+   */
+  public HamJob(JobID id, String jobSubmitDir, Credentials credentials, int run,
+      Configuration current) throws IOException {
     super("HamJob-" + id);
     setDaemon(false);
     this.id = id;
+    this.run = run;
     this.ids = new AttemptIds(id);
     this.submitDir = new Path(jobSubmitDir);
     this.conf = new JobConf(new Path(submitDir, MRJobConfig.JOB_CONF_FILE));
+    if (current != null) {
+      for (Map.Entry<String, String> e : current.getPropsWithPrefix("ham.").entrySet()) {
+        conf.set("ham." + e.getKey(), e.getValue());
+      }
+    }
+    // As the MRAppMaster's attempt number: the committer's job attempt directory (tasks set
+    // theirs from their attempt number, TaskSetup).
+    conf.setInt(MRJobConfig.APPLICATION_ATTEMPT_ID, run);
     this.credentials = credentials;
     conf.setCredentials(credentials);
     this.user = conf.getUser() != null ? conf.getUser()
         : UserGroupInformation.getCurrentUser().getShortUserName();
-    this.dirs = JobDirs.of(jobRootDir(conf, submitDir), id.toString());
+    String root = conf.getTrimmed(HamConfig.JOB_DIR, "");
+    this.dirs = JobDirs.of(root.isEmpty() ? new File(submitDir.toUri().getPath())
+        .getParentFile().getAbsolutePath() + "/ham" : root, id.toString());
     this.record = new StatusRecord(dirs.status());
+    // The job's configuration the runners and clients read (kept after the job).
+    this.report = new JobReport(id, conf, user, dirs.jobConf().getPath(), ids, run);
+    this.resumable = conf.getBoolean(HamConfig.RESUMABLE, HamConfig.DEFAULT_RESUMABLE);
     setUncaughtExceptionHandler((t, e) -> finish(JobStatus.State.FAILED, "HAM driver crashed: "
         + StringUtils.stringifyException(e)));
-  }
-
-  /** ham.job.dir, or a directory next to the staging area. */
-  public static String jobRootDir(Configuration conf, Path submitDir) {
-    String dir = conf.getTrimmed(HamConfig.JOB_DIR);
-    if (dir != null && !dir.isEmpty()) {
-      return dir;
-    }
-    return new File(submitDir.toUri().getPath()).getParentFile().getAbsolutePath() + "/ham";
   }
 
   public JobConf conf() {
     return conf;
   }
 
-  private String jobFile() {
-    return new Path(submitDir, MRJobConfig.JOB_CONF_FILE).toUri().getPath();
-  }
-
   @Override
   public void run() {
     try {
       prepare();
-      output.setup();
-      setupProgress = 1.0f;
+      JobStatus.State decided = takeOver();
       state = JobStatus.State.RUNNING;
-      startRunners();
+      if (decided != null) {
+        // An earlier run's commit got to its end (or failed): nothing runs again.
+        finish(decided, decided == JobStatus.State.FAILED ? "The job's commit failed in run "
+            + (run - 1) : null);
+        return;
+      }
+      shutdownHook = new Thread(() -> stop("the client was terminated"), "ham-shutdown-" + id);
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+      services.supervisor.check(System.currentTimeMillis());
       // At once, not at the next tick: if this JVM is killed outright, whoever settles the job
       // needs to know its output directory and the runners' step.
-      record.write(statusRecord(state));
+      record.write(report.record(state, false));
       supervise();
+      if (stopped) {
+        release();  // the job was stopped (JVM going down, allocation ended): it has ended
+        return;
+      }
       if (scheduler.isSucceeded() && !killed) {
         output.commit();
-        cleanupProgress = 1.0f;
+        report.cleanupProgress = 1.0f;
         finish(JobStatus.State.SUCCEEDED, null);
       } else {
         String why = killed ? "Job killed by the user" : scheduler.failure();
@@ -129,6 +144,9 @@ public final class HamJob extends Thread {
         finish(killed ? JobStatus.State.KILLED : JobStatus.State.FAILED, why);
       }
     } catch (Throwable t) {
+      if (stopped) {
+        return;
+      }
       LOG.error("Job {} failed", id, t);
       if (scheduler != null) {
         scheduler.stop("HAM driver error: " + t);
@@ -143,44 +161,55 @@ public final class HamJob extends Thread {
     TaskSplitMetaInfo[] splits = SplitMetaInfoReader.readSplitMetaInfo(id,
         submitDir.getFileSystem(conf), conf, submitDir);
     TaskScheduler s = new TaskScheduler(splits.length, conf.getNumReduceTasks(),
-        SchedulingPolicy.from(conf));
+        SchedulingPolicy.from(conf), (run - 1) * ATTEMPTS_PER_RUN);
     s.setTaskNames(t -> ids.task(t).toString());
-    events = new JobEvents(s, ids, wakeup);
-    counters = new JobCounters(s);
-    output = new JobOutput(conf, id);
-    Files.createDirectories(dirs.logs().toPath());
-    Files.createDirectories(dirs.intermediate().toPath());
-    Striping.mapOutputDir(conf, dirs.intermediate());
-    // Kept after the job (the staging copy is not): what ran, for `mapred job -status` later.
-    Files.copy(new File(jobFile()).toPath(), dirs.jobConf().toPath(),
-        StandardCopyOption.REPLACE_EXISTING);
-    new JobResources(conf, dirs).unpack();
-    RunnerTracker tracker = new RunnerTracker();
+    JobCounters counters = new JobCounters(s, conf);
+    history = new JobHistoryLog(id, conf, dirs.history(), user, run);
+    events = new JobEvents(s, ids, wakeup, counters, history);
+    output = new JobOutput(conf, id, dirs);
+    RunFiles.create(conf, dirs, run, resumable, new File(submitDir.toUri().getPath()),
+        credentials);
     JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
         UmbilicalServer.clientIdentity(id));
-    server = new UmbilicalServer(conf, id, credentials);
-    byte[] sealed = CredentialsSeal.seal(credentials, server.jobTokenPassword());
-    server.start(new DriverUmbilical(s, tracker, new JobTasks(jobFile(), splits, user, ids),
-        events, counters, ids, sealed), jobControl);
-    server.controlFile().write(dirs.control());
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put(HamConfig.ENV_JOB_TOKEN, server.encodedToken());
-    env.put(HamConfig.ENV_JOB_RUNTIME_DIR, dirs.root().getAbsolutePath());
-    String confDir = System.getenv("HADOOP_CONF_DIR");
-    if (confDir != null) {
-      env.put("HADOOP_CONF_DIR", confDir);
-    }
-    launcher = new RunnerLauncher(conf, dirs, server.host(), server.port(), id.toString(), env);
-    supervisor = new RunnerSupervisor(conf, launcher, tracker, s, events);
+    services = DriverServices.start(conf, id, dirs, credentials, s,
+        new JobTasks(dirs.jobConf().getPath(), splits, user, ids), events, counters, ids,
+        jobControl, () -> stop("the Slurm allocation ended"));
     scheduler = s;
+    report.scheduler = s;
+    report.counters = counters;
+    report.output = output;
+    report.services = services;
     control = jobControl;
-    record.write(statusRecord(state));
+    record.write(report.record(state, false));
   }
 
-  private void startRunners() throws IOException {
-    shutdownHook = new Thread(this::onShutdown, "ham-shutdown-" + id);
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
-    supervisor.launchAll();
+  /**
+   * setupJob, after taking over what earlier runs did (a resumed run, as MRAppMaster's
+   * recovery): the state the job is already in if an earlier run's commit ended, else null.
+   */
+  private JobStatus.State takeOver() throws Exception {
+    Recovery.Plan plan = Recovery.Plan.NONE;
+    JobStatus.State decided = null;
+    if (run > 1) {
+      decided = Recovery.committed(output, run);
+      output.restore();
+      output.setup();
+      if (decided == null) {
+        plan = Recovery.plan(conf, dirs, ids, run, output);
+      }
+    } else {
+      output.setup();
+    }
+    report.setupProgress = 1.0f;
+    history.submitted(plan.submitTime() > 0 ? plan.submitTime() : report.startTime,
+        plan.launchTime() > 0 ? plan.launchTime() : System.currentTimeMillis(),
+        scheduler.counts(true).total(), scheduler.counts(false).total(), plan.runs());
+    for (Recovery.Done d : plan.done()) {
+      scheduler.recovered(d.attempt(), d.node(), d.start(), d.finish());
+      events.recovered(d);
+    }
+    report.recovered = plan.done().size();
+    return decided;
   }
 
   /** Until the scheduler is done: time out attempts, look after the runners, record status. */
@@ -190,59 +219,91 @@ public final class HamJob extends Thread {
       long now = System.currentTimeMillis();
       events.ended(scheduler.expire(now));
       events.ended(scheduler.takeEnded());
-      supervisor.check(now);
-      record.writeEvery(() -> statusRecord(state));
+      services.supervisor.check(now);
+      record.writeEvery(() -> report.record(state, false));
     }
   }
 
-  /**
-   * Stops the runners first (attempts still running would otherwise write into the output
-   * again, recreating out/_temporary after its removal), then aborts the job's output.
-   */
-  private void abort() {
-    if (supervisor != null) {
-      supervisor.kill();
+  /** Stops the runners first: attempts still running would otherwise write output again. */
+  private void stopRunners(String why) {
+    if (services != null) {
+      services.supervisor.kill();
     }
     TaskScheduler s = scheduler;
     if (s != null) {
       // As YARN ends a failed or killed job's attempts: the record shows none still running.
-      s.killRunning(killed ? "Job killed" : "Job failed", System.currentTimeMillis());
+      s.killRunning(why, System.currentTimeMillis());
     }
+  }
+
+  /** Ends the job's output unsuccessfully: complete with _SUCCESS or absent afterwards. */
+  private void abort() {
+    stopRunners(killed ? "Job killed" : "Job failed");
     if (output != null) {
       output.abort(killed);
     }
-    cleanupProgress = 1.0f;
+    report.cleanupProgress = 1.0f;
   }
 
   /**
-   * The JVM is going down (SIGTERM, Ctrl-C, the time-limit warning forwarded by `ham run`):
-   * stop the runners, abort the job, record KILLED.
+   * The job stops where it is because of {@code cause}: the JVM is going down (SIGTERM, Ctrl-C,
+   * the time-limit warning forwarded by `ham run`; from the shutdown hook) or the allocation
+   * ended under it (scancel, the time limit). Resumable: its output held aside, its map outputs
+   * and history kept; with ham.resumable off, or a user kill under way, killed and cleaned up.
    */
-  private void onShutdown() {
-    if (isTerminal()) {
+  private void stop(String cause) {
+    synchronized (stopping) {
+      stopOnce(cause);
+    }
+  }
+
+  private void stopOnce(String cause) {
+    if (stopped || state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
+        || state == JobStatus.State.KILLED) {
       return;
     }
-    killed = true;
-    abort();
-    failureInfo = "Job killed: the client was terminated";
-    finishTime = System.currentTimeMillis();
-    record.write(statusRecord(JobStatus.State.KILLED));
-    state = JobStatus.State.KILLED;
-    deleteIntermediate();
-  }
-
-  private boolean isTerminal() {
-    return state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
-        || state == JobStatus.State.KILLED;
-  }
-
-  /** Map outputs and runner work directories go when the job ends (logs and status stay). */
-  private void deleteIntermediate() {
-    dirs.control().delete();
-    if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, HamConfig.DEFAULT_KEEP_INTERMEDIATE)) {
-      FileUtil.fullyDelete(dirs.intermediate());
-      FileUtil.fullyDelete(dirs.work());
+    stopped = true;
+    scheduler.stop("Job stopped before it finished: " + cause);  // nothing more is assigned
+    if (!resumable || killed) {
+      killed = true;
+      abort();
+      end(JobStatus.State.KILLED, "Job killed: " + cause, false);
+      return;
     }
+    stopRunners("Job stopped before it finished");
+    boolean held = output.hold();
+    if (output.committed(JobDirs.COMMIT_SUCCESS)) {
+      end(JobStatus.State.SUCCEEDED, null, false);  // its commit ended first
+      return;
+    }
+    end(JobStatus.State.KILLED, "Job stopped before it finished (" + cause + "): it can be "
+        + "resumed (" + (held ? "its output is held aside" : "its output could not be held "
+        + "aside") + ")", true);
+  }
+
+  /** After a stop: the IPC server goes (and the hook, if the JVM stays up). */
+  private void release() {
+    if (shutdownHook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // Already shutting down.
+      }
+    }
+    services.server.stop();
+  }
+
+  /** The job's end when the JVM goes down: history, record, and what is left on disk. */
+  private void end(JobStatus.State end, String why, boolean resume) {
+    report.ended(why);
+    if (resume) {
+      events.stopped();
+    } else {
+      endHistory(end);
+    }
+    record.write(report.record(end, resume));
+    state = end;
+    RunFiles.clean(conf, dirs, resume);
   }
 
   public void kill() {
@@ -255,9 +316,12 @@ public final class HamJob extends Thread {
   }
 
   private void finish(JobStatus.State end, String why) {
+    if (stopped) {
+      return;  // the JVM is going down and the job was stopped for a resume
+    }
     try {
-      if (supervisor != null) {
-        supervisor.stop(conf.getLong(HamConfig.STEP_EXIT_WAIT_MS,
+      if (services != null) {
+        services.supervisor.stop(conf.getLong(HamConfig.STEP_EXIT_WAIT_MS,
             HamConfig.DEFAULT_STEP_EXIT_WAIT_MS));
       }
       if (shutdownHook != null) {
@@ -267,61 +331,41 @@ public final class HamJob extends Thread {
           // Already shutting down: the hook runs anyway.
         }
       }
-      if (server != null) {
-        server.stop();
+      if (services != null) {
+        services.server.stop();
       }
-      deleteIntermediate();
+      RunFiles.clean(conf, dirs, false);
     } catch (Throwable t) {
       LOG.warn("Cleanup of job {} failed", id, t);
     } finally {
-      failureInfo = why;
-      finishTime = System.currentTimeMillis();
-      // The record first: whoever sees the terminal state (the client) may exit at once.
-      record.write(statusRecord(end));
+      report.ended(why);
+      // History, record and notification first: whoever sees the terminal state (the client)
+      // may exit at once (System.exit does not wait for this thread).
+      endHistory(end);
+      record.write(report.record(end, false));
+      if (conf.get(MRJobConfig.MR_JOB_END_NOTIFICATION_URL) != null) {
+        // mapreduce.job.end-notification.url, with Hadoop's own notifier (retries and all).
+        JobEndNotifier.localRunnerNotification(conf, report.status(end));
+      }
       state = end;
       LOG.info("Job {} finished: {}{}", id, end, why == null ? "" : " (" + why + ")");
     }
   }
 
-  public org.apache.hadoop.mapred.JobStatus status() {
-    TaskScheduler s = scheduler;
-    float map = s == null ? 0 : s.counts(true).progress();
-    float reduce = s == null ? 0 : s.counts(false).progress();
-    return HamBridge.jobStatus(id, setupProgress, map, reduce, cleanupProgress,
-        state.getValue(), user, conf.getJobName(), jobFile(), startTime, finishTime,
-        failureInfo, trackingUrl());
+  /** The job's history ends with its final state (before anyone is told it ended). */
+  private void endHistory(JobStatus.State end) {
+    JobEvents e = events;
+    if (e != null) {
+      e.jobEnded(end.name(), report.finishTime, report.failureInfo);
+    }
   }
 
-  /**
-   * What the client prints as "The url to track the job": there is no web UI, so the commands
-   * that follow the job.
-   */
-  private String trackingUrl() {
-    String slurmJob = System.getenv("SLURM_JOB_ID");
-    return (slurmJob == null ? "" : "`ham status " + slurmJob + "` or ")
-        + "`mapred job -status " + id + "`";
+  public org.apache.hadoop.mapred.JobStatus status() {
+    return report.status(state);
   }
 
   /** The job for clients in this JVM; null until the job is prepared (see {@link #status}). */
   public JobControl control() {
     return control;
-  }
-
-  private Counters counters() {
-    JobCounters c = counters;
-    return c == null ? new Counters() : c.total();
-  }
-
-  private Map<String, Object> statusRecord(JobStatus.State shown) {
-    JobOutput o = output;
-    RunnerLauncher l = launcher;
-    Path out = o == null ? null : o.dir();
-    StatusRecord.Job job = new StatusRecord.Job(id.toString(), conf.getJobName(), user,
-        shown.name(), startTime, finishTime, failureInfo,
-        out == null ? null : out.toUri().getPath(), o != null && o.createsDir(),
-        l == null ? 0 : l.runnersStarted(), l == null ? 0 : l.launches(),
-        l == null ? List.of() : l.pids());
-    return StatusRecord.build(job, scheduler, new org.apache.hadoop.mapreduce.Counters(
-        counters()), ids);
   }
 }

@@ -7,6 +7,9 @@ import java.util.Map;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
+import io.github.ham.mapreduce.common.RunnerId;
+import io.github.ham.mapreduce.history.JobHistoryLog;
+import io.github.ham.mapreduce.history.JobTotals;
 
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
@@ -19,13 +22,35 @@ final class JobEvents {
   private final TaskScheduler scheduler;
   private final AttemptIds ids;
   private final Wakeup wakeup;
+  private final JobCounters counters;
+  private final JobHistoryLog history;
   private final List<TaskCompletionEvent> events = new ArrayList<>();
   private final Map<AttemptKey, List<String>> diagnostics = new HashMap<>();
 
-  JobEvents(TaskScheduler scheduler, AttemptIds ids, Wakeup wakeup) {
+  JobEvents(TaskScheduler scheduler, AttemptIds ids, Wakeup wakeup, JobCounters counters,
+      JobHistoryLog history) {
     this.scheduler = scheduler;
     this.ids = ids;
     this.wakeup = wakeup;
+    this.counters = counters;
+    this.history = history;
+  }
+
+  /** A task an earlier run finished, taken over: its counters and its history again. */
+  void recovered(Recovery.Done d) {
+    counters.update(d.attempt(), new org.apache.hadoop.mapred.Counters(d.counters()));
+    history.recovered(d.id(), d.node(), d.taskStart(), d.start(), d.finish(), d.counters());
+  }
+
+  /** The job stopped before it finished: its history so far is kept for a resume. */
+  void stopped() {
+    history.stopped();
+  }
+
+  /** A runner took an attempt. */
+  void started(AttemptKey key) {
+    AttemptInfo.Snapshot a = scheduler.attempt(key);
+    history.attemptStarted(ids.attempt(key), a.runner(), a.start(), a.speculative());
   }
 
   /**
@@ -49,6 +74,16 @@ final class JobEvents {
       events.add(new TaskCompletionEvent(events.size(), ids.attempt(key), key.task().index(),
           key.isMap(), status, ""));
     }
+    org.apache.hadoop.mapreduce.Counters c =
+        new org.apache.hadoop.mapreduce.Counters(counters.ofAttempt(key));
+    history.attemptEnded(ids.attempt(key), a.state().name(), RunnerId.nodeOf(a.runner()),
+        a.start(), a.finish(), a.error(), c);
+    TaskScheduler.TaskSnapshot task = scheduler.task(key.task());
+    if (task.state().equals("SUCCEEDED") && key.equals(task.successful())
+        || task.state().equals("FAILED")) {
+      history.taskEnded(ids.task(key.task()), task.state(), ids.attempt(key), a.finish(),
+          a.error(), c);
+    }
     wakeup.signal();
   }
 
@@ -56,6 +91,34 @@ final class JobEvents {
     for (AttemptKey key : keys) {
       ended(key);
     }
+  }
+
+  /**
+   * The job ended in {@code state}: the history gets its last events, with the task counts and
+   * counters the job-end events carry (tasks, not attempts, as JobHistoryEventHandler counts).
+   */
+  void jobEnded(String state, long finishTime, String failureInfo) {
+    int[] succeeded = new int[2];
+    int[] failed = new int[2];
+    int[] killed = new int[2];
+    List<org.apache.hadoop.mapreduce.TaskID> unfinished = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      for (TaskScheduler.TaskSnapshot t : scheduler.tasks(i == 0)) {
+        switch (t.state()) {
+          case "SUCCEEDED" -> succeeded[i]++;
+          case "FAILED" -> failed[i]++;
+          default -> {
+            killed[i]++;
+            unfinished.add(ids.task(t.key()));
+          }
+        }
+      }
+    }
+    history.jobEnded(state, finishTime, new JobTotals(succeeded, failed, killed,
+        new org.apache.hadoop.mapreduce.Counters(counters.succeededTasks(true)),
+        new org.apache.hadoop.mapreduce.Counters(counters.succeededTasks(false)),
+        new org.apache.hadoop.mapreduce.Counters(counters.total())),
+        failureInfo == null ? List.of() : List.of(failureInfo), unfinished);
   }
 
   void addDiagnostic(AttemptKey key, String text) {

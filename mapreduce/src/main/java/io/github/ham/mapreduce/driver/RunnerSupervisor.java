@@ -2,11 +2,14 @@ package io.github.ham.mapreduce.driver;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.driver.slurm.NodeState;
 import io.github.ham.mapreduce.driver.slurm.RunnerExit;
+import io.github.ham.mapreduce.driver.slurm.Allocation;
 import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
 
 import org.apache.hadoop.conf.Configuration;
@@ -14,83 +17,150 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the job's task runners going: starts them, notices the ones that are lost (their
- * process exited, or they went silent), hands their attempts back to the scheduler, and starts
- * replacements within the relaunch budget (ham.runner.max.relaunches): one runner on a healthy
- * node in place of a lost one, or the whole set when none is left.
+ * Keeps the job's task runners going, for each kind of runner the job needs (one kind for all
+ * tasks, or map runners and reduce runners): starts them when their tasks are due (reduce
+ * runners once no map is waiting, so their JVMs start during the last maps), notices the ones
+ * that are lost (their process exited, or they went silent), hands their attempts back to the
+ * scheduler, and starts replacements within the relaunch budget (ham.runner.max.relaunches):
+ * one runner on a healthy node in place of a lost one, or the whole set when none is left.
+ * Runners told to exit because their kind has no more tasks are retired, not lost.
  */
 final class RunnerSupervisor {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerSupervisor.class);
+  private final Configuration conf;
+  /** Called once the allocation is found over: no runner can come back, the job stops. */
+  private final Runnable allocationEnded;
   private final RunnerLauncher launcher;
   private final RunnerTracker tracker;
   private final TaskScheduler scheduler;
   private final JobEvents events;
+  private final Map<RunnerKind, RunnerSpec> specs = new EnumMap<>(RunnerKind.class);
+  /** The generations started for each kind: launches and single replacements. */
+  private final Map<RunnerKind, List<Integer>> generations = new EnumMap<>(RunnerKind.class);
   private final int maxRelaunches;
   private final long heartbeatTimeout;
   /** Relaunches and replacements counted against ham.runner.max.relaunches. */
   private int relaunchesUsed;
 
   RunnerSupervisor(Configuration conf, RunnerLauncher launcher, RunnerTracker tracker,
-      TaskScheduler scheduler, JobEvents events) {
+      TaskScheduler scheduler, JobEvents events, List<RunnerSpec> specs,
+      Runnable allocationEnded) {
+    this.conf = conf;
+    this.allocationEnded = allocationEnded;
     this.launcher = launcher;
     this.tracker = tracker;
     this.scheduler = scheduler;
     this.events = events;
+    for (RunnerSpec s : specs) {
+      this.specs.put(s.kind(), s);
+      this.generations.put(s.kind(), new ArrayList<>());
+    }
     this.maxRelaunches = conf.getInt(HamConfig.MAX_RUNNER_LAUNCHES,
         HamConfig.DEFAULT_MAX_RUNNER_LAUNCHES);
     this.heartbeatTimeout = conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS,
         HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS);
   }
 
-  /** Starts a whole generation of runners; they are tracked from now on. */
-  void launchAll() throws IOException {
-    launcher.launch();
+  /** Starts a whole generation of runners of {@code kind}; they are tracked from now on. */
+  private void launch(RunnerKind kind) throws IOException {
+    RunnerSpec spec = specs.get(kind);
+    int gen = launcher.launch(new RunnerLauncher.Runners(spec.perNode(), spec.jvmOptions(),
+        spec.env()));
+    generations.get(kind).add(gen);
     long now = System.currentTimeMillis();
-    for (String slot : launcher.lastGenerationSlots()) {
-      tracker.started(slot, null, now);
+    for (String slot : launcher.slots(gen)) {
+      tracker.started(slot, null, kind, now);
     }
+    LOG.info("Started {} {} runner(s) per node (generation {}): {}", spec.perNode(), kind, gen,
+        String.join(" ", spec.jvmOptions()));
   }
 
-  /** One round: lost runners, replacements, and a relaunch when every runner is gone. */
-  void check(long now) throws IOException {
-    if (launcher.anyAlive() && !scheduler.isFinished()) {
-      List<RunnerTracker.Lost> lost = new ArrayList<>();
-      for (RunnerExit exit : launcher.pollExits()) {
-        RunnerTracker.Lost l = tracker.exited(exit);
-        if (l != null) {
-          lost.add(l);
-        }
-      }
-      lost.addAll(tracker.expire(now, heartbeatTimeout));
-      for (RunnerTracker.Lost l : lost) {
-        runnerLost(l, now);
-      }
-      if (tracker.live() == 0 && !scheduler.isFinished()) {
-        // Every runner is lost and none was replaced, but some processes linger (silent
-        // runners): nobody would take the pending tasks. Handle it as "all runners gone".
-        LOG.warn("No task runner is left; stopping the lingering runner processes");
-        launcher.kill();
+  /** Whether runners of {@code kind} should be there now. */
+  private boolean wanted(RunnerKind kind) {
+    return scheduler.hasWork(kind) && (kind != RunnerKind.REDUCE || scheduler.mapsAssigned());
+  }
+
+  private boolean processAlive(RunnerKind kind) {
+    for (int gen : generations.get(kind)) {
+      if (launcher.alive(gen)) {
+        return true;
       }
     }
-    if (!launcher.anyAlive() && !scheduler.isFinished()) {
-      launcher.pollExits();
-      tracker.allLost();
-      events.ended(scheduler.killRunning("The task runners exited", now));
-      if (relaunchesUsed >= maxRelaunches) {
-        scheduler.stop("The task runners exited " + launcher.launches()
-            + " times; last output:\n" + launcher.outputTail());
-      } else {
-        LOG.warn("All task runners exited; relaunching. Last output:\n{}",
-            launcher.outputTail());
-        relaunchesUsed++;
-        launchAll();
+    return false;
+  }
+
+  /** Set by kill(): the job is ending and its runners must not come back. */
+  private volatile boolean killed;
+
+  /** One round: lost runners, replacements, and launches of the kinds whose tasks are due. */
+  void check(long now) throws IOException {
+    if (killed || scheduler.isFinished()) {
+      return;
+    }
+    List<RunnerTracker.Lost> lost = new ArrayList<>();
+    for (RunnerExit exit : launcher.pollExits()) {
+      RunnerTracker.Lost l = tracker.exited(exit);
+      if (l != null) {
+        lost.add(l);
+      }
+    }
+    lost.addAll(tracker.expire(now, heartbeatTimeout));
+    if (!lost.isEmpty() && Allocation.ended(conf)) {
+      // scancel or the time limit took the runners (and will take this JVM): replacing them
+      // would fail, and failing the job would lose what a resume can keep.
+      LOG.warn("Task runners lost: the Slurm allocation has ended; the job stops");
+      kill();
+      allocationEnded.run();
+      return;
+    }
+    for (RunnerTracker.Lost l : lost) {
+      runnerLost(l, now);
+    }
+    for (RunnerKind kind : specs.keySet()) {
+      if (!scheduler.isFinished() && wanted(kind) && tracker.live(kind) == 0) {
+        noneLeft(kind, now);
       }
     }
   }
 
   /**
+   * No runner of {@code kind} is left while its tasks are due: the first start, a new phase
+   * after its runners retired (free), or a relaunch after they were all lost (counted).
+   */
+  private void noneLeft(RunnerKind kind, long now) throws IOException {
+    List<Integer> gens = generations.get(kind);
+    if (gens.isEmpty() || tracker.anyRetired(kind)) {
+      if (!processAlive(kind)) {  // retired runners finish exiting first
+        launch(kind);
+      }
+      return;
+    }
+    if (processAlive(kind)) {
+      // Every runner is lost and none was replaced, but some processes linger (silent
+      // runners): nobody would take the pending tasks. Handle it as "all runners gone".
+      LOG.warn("No {}task runner is left; stopping the lingering runner processes",
+          kind == RunnerKind.ANY ? "" : kind + " ");
+      launcher.kill(gens);
+    }
+    launcher.pollExits();
+    for (String runner : tracker.runnerIds(kind)) {
+      events.ended(scheduler.runnerLost(runner, "The task runners exited", now));
+    }
+    tracker.allLost(kind);
+    if (relaunchesUsed >= maxRelaunches) {
+      scheduler.stop("The task runners exited " + launcher.launches()
+          + " times; last output:\n" + launcher.outputTail());
+    } else {
+      LOG.warn("All {}task runners exited; relaunching. Last output:\n{}",
+          kind == RunnerKind.ANY ? "" : kind + " ", launcher.outputTail());
+      relaunchesUsed++;
+      launch(kind);
+    }
+  }
+
+  /**
    * One runner is gone (its process exited, or it was silent for the heartbeat timeout): its
-   * running attempts are failed (they run again elsewhere), and a replacement starts on the
+   * running attempts end KILLED (they run again elsewhere), and a replacement starts on the
    * same node if the node is healthy and ham.runner.max.relaunches allows.
    */
   private void runnerLost(RunnerTracker.Lost lost, long now) throws IOException {
@@ -103,15 +173,18 @@ final class RunnerSupervisor {
     if (lost.node() != null && (lost.expected() || relaunchesUsed < maxRelaunches)) {
       health = launcher.nodeState(lost.node());
     }
-    RunnerTracker.Decision decision = RunnerTracker.decide(scheduler.isFinished(), lost.node(),
-        relaunchesUsed, maxRelaunches, health, lost.expected());
+    RunnerTracker.Decision decision = RunnerTracker.decide(
+        scheduler.isFinished() || !scheduler.hasWork(lost.kind()), lost.node(), relaunchesUsed,
+        maxRelaunches, health, lost.expected());
     if (decision != RunnerTracker.Decision.REPLACE) {
       LOG.warn("Task runner {} on {} lost ({}); not replaced: {}", name, lost.node(),
           lost.reason(), decision);
       return;
     }
-    String slot = launcher.replace(lost.node());
-    tracker.started(slot, lost.node(), System.currentTimeMillis());
+    int gen = launcher.replace(lost.node(), RunnerExit.generationOf(lost.slot()));
+    generations.get(lost.kind()).add(gen);
+    String slot = launcher.slots(gen).get(0);
+    tracker.started(slot, lost.node(), lost.kind(), System.currentTimeMillis());
     if (!lost.expected()) {
       relaunchesUsed++;
     }
@@ -121,21 +194,17 @@ final class RunnerSupervisor {
             : "relaunch " + relaunchesUsed + " of " + maxRelaunches);
   }
 
-  /** Stops every runner now (the job failed or was killed: nothing may write any more). */
+  /**
+   * Stops every runner now (the job failed, was killed or stopped: nothing may write any
+   * more), and for good: no runner is replaced or launched afterwards.
+   */
   void kill() {
+    killed = true;
     launcher.kill();
   }
 
   /** Lets the runners exit on their own for up to {@code waitMs}, then stops them. */
   void stop(long waitMs) {
     launcher.stop(waitMs);
-  }
-
-  int runnersStarted() {
-    return launcher.runnersStarted();
-  }
-
-  int launches() {
-    return launcher.launches();
   }
 }

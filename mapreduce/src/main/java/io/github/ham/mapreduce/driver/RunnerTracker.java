@@ -41,31 +41,74 @@ public final class RunnerTracker {
    * mapreduce.task.timeout); such a replacement does not count against the relaunch budget.
    */
   public record Lost(String slot, String node, String runnerId, String reason,
-      boolean expected) {
+      boolean expected, RunnerKind kind) {
   }
 
   private static final class Entry {
     final String slot;
+    RunnerKind kind = RunnerKind.ANY;
     String node;
     String runnerId;
     long lastContact;
     boolean lost;
+    /** Told to exit: no more tasks of its kind (its exit is no loss). */
+    boolean retired;
     boolean exitExpected;
 
     Entry(String slot) {
       this.slot = slot;
     }
+
+    boolean live() {
+      return !lost && !retired;
+    }
   }
 
   private final Map<String, Entry> slots = new LinkedHashMap<>();
 
-  /** The launcher started a runner in {@code slot}, on {@code node} if known. */
-  public synchronized void started(String slot, String node, long now) {
+  /** The launcher started a runner of {@code kind} in {@code slot}, on {@code node} if known. */
+  public synchronized void started(String slot, String node, RunnerKind kind, long now) {
     Entry e = slots.computeIfAbsent(slot, Entry::new);
+    e.kind = kind;
     if (node != null) {
       e.node = node;
     }
     e.lastContact = Math.max(e.lastContact, now);
+  }
+
+  /** The kind of tasks the runner takes (ANY for a runner the launcher did not start). */
+  public synchronized RunnerKind kindOf(String runnerId) {
+    Entry e = slots.get(RunnerId.slotOf(runnerId));
+    return e == null ? RunnerKind.ANY : e.kind;
+  }
+
+  /** The runner was told to exit: there are no more tasks of its kind. */
+  public synchronized void retire(String runnerId) {
+    Entry e = slots.get(RunnerId.slotOf(runnerId));
+    if (e != null && !e.lost) {
+      e.retired = true;
+    }
+  }
+
+  /** Whether some runner of {@code kind} was retired (rather than all of them lost). */
+  public synchronized boolean anyRetired(RunnerKind kind) {
+    for (Entry e : slots.values()) {
+      if (e.kind == kind && e.retired) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The ids of the runners of {@code kind} that reached the driver. */
+  public synchronized List<String> runnerIds(RunnerKind kind) {
+    List<String> out = new ArrayList<>();
+    for (Entry e : slots.values()) {
+      if (e.kind == kind && e.runnerId != null) {
+        out.add(e.runnerId);
+      }
+    }
+    return out;
   }
 
   /**
@@ -74,7 +117,7 @@ public final class RunnerTracker {
    */
   public synchronized boolean contact(String runnerId, long now) {
     Entry e = slots.computeIfAbsent(RunnerId.slotOf(runnerId), Entry::new);
-    if (e.lost) {
+    if (!e.live()) {
       return false;
     }
     if (e.runnerId == null) {
@@ -102,6 +145,9 @@ public final class RunnerTracker {
   /** The runner's process exited; returns it as lost, or null if it already was. */
   public synchronized Lost exited(RunnerExit exit) {
     Entry e = slots.computeIfAbsent(exit.slot(), Entry::new);
+    if (e.retired) {
+      return null;
+    }
     if (e.node == null) {
       e.node = exit.node();
     }
@@ -115,7 +161,7 @@ public final class RunnerTracker {
       return out;
     }
     for (Entry e : slots.values()) {
-      if (!e.lost && e.runnerId != null && now - e.lastContact > timeoutMs) {
+      if (e.live() && e.runnerId != null && now - e.lastContact > timeoutMs) {
         out.add(lose(e, "no contact with the driver for " + (now - e.lastContact) / 1000
             + " s"));
       }
@@ -123,10 +169,12 @@ public final class RunnerTracker {
     return out;
   }
 
-  /** Every runner is gone (the whole set is relaunched): none of them is replaced singly. */
-  public synchronized void allLost() {
+  /** Every runner of {@code kind} is gone (relaunched as a whole, none replaced singly). */
+  public synchronized void allLost(RunnerKind kind) {
     for (Entry e : slots.values()) {
-      e.lost = true;
+      if (e.kind == kind) {
+        e.lost = true;
+      }
     }
   }
 
@@ -135,10 +183,11 @@ public final class RunnerTracker {
     return e != null && e.lost;
   }
 
-  public synchronized int live() {
+  /** Runners of {@code kind} neither lost nor retired. */
+  public synchronized int live(RunnerKind kind) {
     int n = 0;
     for (Entry e : slots.values()) {
-      if (!e.lost) {
+      if (e.kind == kind && e.live()) {
         n++;
       }
     }
@@ -150,7 +199,7 @@ public final class RunnerTracker {
       return null;
     }
     e.lost = true;
-    return new Lost(e.slot, e.node, e.runnerId, reason, e.exitExpected);
+    return new Lost(e.slot, e.node, e.runnerId, reason, e.exitExpected, e.kind);
   }
 
   /**

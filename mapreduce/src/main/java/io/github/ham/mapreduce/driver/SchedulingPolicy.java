@@ -11,12 +11,14 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * ({@code mapreduce.{map,reduce}.failures.maxpercent}), per-node blacklisting
  * ({@code mapreduce.job.maxtaskfailures.per.tracker}, ignored when more than
  * {@code yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent} of the
- * nodes would be excluded) and speculative execution.
+ * nodes would be excluded), speculative execution, and how many tasks of a kind may run at once
+ * ({@code mapreduce.job.running.{map,reduce}.limit}).
  */
 public record SchedulingPolicy(int maxMapAttempts, int maxReduceAttempts, long taskTimeoutMs,
     long heartbeatTimeoutMs, int mapFailuresMaxPercent, int reduceFailuresMaxPercent,
     int maxTaskFailuresPerNode, int blacklistIgnorePercent, boolean speculativeMaps,
-    boolean speculativeReduces, double speculativeCap, long speculativeMinMs) {
+    boolean speculativeReduces, double speculativeCap, long speculativeMinMs,
+    int runningMapLimit, int runningReduceLimit) {
 
   static final String BLACKLISTING = "yarn.app.mapreduce.am.job.node-blacklisting.enable";
   static final String BLACKLIST_IGNORE_PERCENT =
@@ -26,7 +28,7 @@ public record SchedulingPolicy(int maxMapAttempts, int maxReduceAttempts, long t
   public static SchedulingPolicy basic(int maxAttempts, long taskTimeoutMs,
       long heartbeatTimeoutMs) {
     return new SchedulingPolicy(maxAttempts, maxAttempts, taskTimeoutMs, heartbeatTimeoutMs, 0, 0,
-        0, 100, false, false, 0.1, 0);
+        0, 100, false, false, 0.1, 0, 0, 0);
   }
 
   public static SchedulingPolicy from(Configuration conf) {
@@ -43,7 +45,14 @@ public record SchedulingPolicy(int maxMapAttempts, int maxReduceAttempts, long t
         conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true),
         conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true),
         conf.getDouble(MRJobConfig.SPECULATIVECAP_RUNNING_TASKS, 0.1),
-        conf.getLong(HamConfig.SPECULATIVE_MIN_MS, HamConfig.DEFAULT_SPECULATIVE_MIN_MS));
+        conf.getLong(HamConfig.SPECULATIVE_MIN_MS, HamConfig.DEFAULT_SPECULATIVE_MIN_MS),
+        conf.getInt(MRJobConfig.JOB_RUNNING_MAP_LIMIT, 0),
+        conf.getInt(MRJobConfig.JOB_RUNNING_REDUCE_LIMIT, 0));
+  }
+
+  /** mapreduce.job.running.{map,reduce}.limit: at most this many at a time (0: no limit). */
+  int runningLimit(boolean isMap) {
+    return isMap ? runningMapLimit : runningReduceLimit;
   }
 
   int maxAttempts(boolean isMap) {

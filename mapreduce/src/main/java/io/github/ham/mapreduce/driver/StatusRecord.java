@@ -29,7 +29,7 @@ public final class StatusRecord {
   public static final List<String> JOB_FIELDS = List.of("job_id", "name", "user", "state",
       "map_progress", "reduce_progress", "maps", "reduces", "start_time", "finish_time",
       "counters", "attempts", "errors", "runners", "runner_launches", "output_dir",
-      "output_created", "launcher_pids");
+      "output_created", "launcher_pids", "run", "recovered", "resumable");
   /** The fields of "maps" and "reduces". */
   public static final List<String> COUNT_FIELDS = List.of("total", "completed", "failed",
       "running");
@@ -44,7 +44,14 @@ public final class StatusRecord {
   /** What the record says about the job apart from its tasks. */
   public record Job(String id, String name, String user, String state, long start, long finish,
       String failure, String outputDir, boolean outputCreated, int runners, int launches,
-      List<Long> launcherPids) {
+      List<Long> launcherPids, Resume resume) {
+  }
+
+  /**
+   * The job's runs: which one this is (1, then 2 for the first resume...), how many tasks it
+   * took over from earlier runs, and whether it stopped in a way `ham submit --resume` continues.
+   */
+  public record Resume(int run, int recovered, boolean resumable) {
   }
 
   private final File file;
@@ -78,6 +85,9 @@ public final class StatusRecord {
     r.put("output_dir", job.outputDir());
     r.put("output_created", job.outputCreated());
     r.put("launcher_pids", job.launcherPids());
+    r.put("run", job.resume().run());
+    r.put("recovered", job.resume().recovered());
+    r.put("resumable", job.resume().resumable());
     return r;
   }
 

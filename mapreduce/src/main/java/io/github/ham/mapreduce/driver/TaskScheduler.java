@@ -36,6 +36,8 @@ public final class TaskScheduler {
     int failedAttempts;
     boolean speculated;
     AttemptInfo succeeded;
+    /** The number the task's next attempt gets. */
+    int nextAttempt;
 
     TaskEntry(TaskKey key) {
       this.key = key;
@@ -62,6 +64,15 @@ public final class TaskScheduler {
   private Function<TaskKey, String> taskNames = TaskKey::toString;
 
   public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy) {
+    this(numMaps, numReduces, policy, 0);
+  }
+
+  /**
+   * A scheduler whose attempts are numbered from {@code firstAttempt}: a resumed run (the
+   * job's run r numbers them from (r - 1) x 1000, as the MRAppMaster's attempt r does, so that
+   * no attempt of this run shares an id, an output or a work directory with an earlier one).
+   */
+  public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy, int firstAttempt) {
     this.policy = policy;
     this.blacklist = new NodeBlacklist(policy.maxTaskFailuresPerNode(),
         policy.blacklistIgnorePercent());
@@ -69,12 +80,38 @@ public final class TaskScheduler {
     reduces = new TaskEntry[numReduces];
     for (int i = 0; i < numMaps; i++) {
       maps[i] = new TaskEntry(new TaskKey(true, i));
+      maps[i].nextAttempt = firstAttempt;
       pendingMaps.add(maps[i]);
     }
     for (int i = 0; i < numReduces; i++) {
       reduces[i] = new TaskEntry(new TaskKey(false, i));
+      reduces[i].nextAttempt = firstAttempt;
       pendingReduces.add(reduces[i]);
     }
+  }
+
+  /**
+   * A task an earlier run of the job finished with {@code attempt} (its output is intact, or
+   * committed and recovered): done, without running again.
+   */
+  public synchronized void recovered(AttemptKey attempt, String runner, long start,
+      long finish) {
+    TaskEntry task = entry(attempt.task());
+    if (task.state != TaskState.PENDING) {
+      return;
+    }
+    (attempt.isMap() ? pendingMaps : pendingReduces).remove(task);
+    AttemptInfo info = new AttemptInfo(attempt, runner, start, false);
+    info.state = AttemptState.SUCCEEDED;
+    info.finish = finish;
+    info.progress = 1.0f;
+    task.attempts.add(info);
+    task.state = TaskState.SUCCEEDED;
+    task.succeeded = info;
+    attempts.put(attempt, info);
+    attemptOrder.add(info);
+    succeeded[index(attempt.isMap())]++;
+    succeededMillis[index(attempt.isMap())] += finish - start;
   }
 
   private static int index(boolean isMap) {
@@ -101,8 +138,8 @@ public final class TaskScheduler {
     if (isFinished() || blacklist.excludes(node)) {
       return null;
     }
-    TaskEntry task = kind.runs(true) ? pendingMaps.poll() : null;
-    if (task == null && kind.runs(false) && mapsDone()) {
+    TaskEntry task = kind.runs(true) && belowLimit(true) ? pendingMaps.poll() : null;
+    if (task == null && kind.runs(false) && mapsDone() && belowLimit(false)) {
       task = pendingReduces.poll();
     }
     boolean speculative = false;
@@ -113,7 +150,7 @@ public final class TaskScheduler {
     if (task == null) {
       return null;
     }
-    AttemptKey key = new AttemptKey(task.key, task.attempts.size());
+    AttemptKey key = new AttemptKey(task.key, task.nextAttempt++);
     AttemptInfo info = new AttemptInfo(key, runner, now, speculative);
     task.attempts.add(info);
     task.running.add(info);
@@ -124,9 +161,22 @@ public final class TaskScheduler {
     return key;
   }
 
+  private boolean belowLimit(boolean isMap) {
+    int limit = policy.runningLimit(isMap);
+    if (limit <= 0) {
+      return true;
+    }
+    int running = 0;
+    for (TaskEntry t : isMap ? maps : reduces) {
+      running += t.running.size();
+    }
+    return running < limit;
+  }
+
   private TaskEntry speculationFor(String runner, RunnerKind kind, long now) {
     for (boolean isMap : new boolean[] {true, false}) {
-      if (!kind.runs(isMap) || !policy.speculative(isMap) || (!isMap && !mapsDone())) {
+      if (!kind.runs(isMap) || !policy.speculative(isMap) || (!isMap && !mapsDone())
+          || !belowLimit(isMap)) {
         continue;
       }
       List<Speculator.Running> candidates = new ArrayList<>();
@@ -157,6 +207,11 @@ public final class TaskScheduler {
 
   private boolean mapsDone() {
     return succeeded[0] + failedAllowed[0] == maps.length;
+  }
+
+  /** Whether every map has been given to a runner (none waits for one). */
+  public synchronized boolean mapsAssigned() {
+    return pendingMaps.isEmpty();
   }
 
   /** Whether tasks a runner of {@code kind} could run are still pending or running. */
@@ -492,6 +547,17 @@ public final class TaskScheduler {
   public synchronized List<TaskSnapshot> tasks(boolean isMap) {
     List<TaskSnapshot> out = new ArrayList<>();
     for (TaskEntry t : isMap ? maps : reduces) {
+      out.add(snapshot(t));
+    }
+    return out;
+  }
+
+  public synchronized TaskSnapshot task(TaskKey key) {
+    return snapshot(entry(key));
+  }
+
+  private TaskSnapshot snapshot(TaskEntry t) {
+    {
       long start = t.attempts.isEmpty() ? 0 : t.attempts.get(0).start;
       long finish = 0;
       float progress = t.state == TaskState.SUCCEEDED ? 1.0f : 0f;
@@ -509,10 +575,9 @@ public final class TaskScheduler {
         }
       }
       boolean done = t.state == TaskState.SUCCEEDED || t.state == TaskState.FAILED;
-      out.add(new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
-          t.succeeded == null ? null : t.succeeded.key, running, errors));
+      return new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
+          t.succeeded == null ? null : t.succeeded.key, running, errors);
     }
-    return out;
   }
 
   public synchronized List<AttemptInfo.Snapshot> attempts() {

@@ -2,7 +2,10 @@ package io.github.ham.mapreduce.driver;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
+
+import javax.crypto.KeyGenerator;
 
 import io.github.ham.mapreduce.common.ControlFile;
 import io.github.ham.mapreduce.common.DriverControl;
@@ -16,6 +19,8 @@ import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.ipc.RPC.Server;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.mapreduce.CryptoUtils;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
@@ -42,13 +47,27 @@ final class UmbilicalServer {
   private Server server;
   private String host;
 
-  /** Creates the job token (also put into {@code credentials}) and the client token. */
-  UmbilicalServer(Configuration conf, JobID id, Credentials credentials) {
+  /**
+   * Creates the job token and, with mapreduce.job.encrypted-intermediate-data, the key of the
+   * intermediate data (as MRAppMaster does; both go into {@code credentials}, which the runners
+   * receive), and the client token.
+   */
+  UmbilicalServer(Configuration conf, JobID id, Credentials credentials) throws IOException {
     this.conf = conf;
     this.id = id;
     this.token = new Token<>(new JobTokenIdentifier(new Text(id.toString())), secrets);
     secrets.addTokenForJob(id.toString(), token);
     TokenCache.setJobToken(token, credentials);
+    if (CryptoUtils.isEncryptedSpillEnabled(conf)) {
+      try {
+        KeyGenerator keys = KeyGenerator.getInstance("HmacSHA1");
+        keys.init(conf.getInt(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA_KEY_SIZE_BITS,
+            MRJobConfig.DEFAULT_MR_ENCRYPTED_INTERMEDIATE_DATA_KEY_SIZE_BITS));
+        TokenCache.setEncryptedSpillKey(keys.generateKey().getEncoded(), credentials);
+      } catch (NoSuchAlgorithmException e) {
+        throw new IOException(e);
+      }
+    }
     this.clientToken = new Token<>(new JobTokenIdentifier(new Text(clientIdentity(id))),
         secrets);
     secrets.addTokenForJob(clientIdentity(id), clientToken);

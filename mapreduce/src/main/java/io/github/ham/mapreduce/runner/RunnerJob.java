@@ -2,12 +2,16 @@ package io.github.ham.mapreduce.runner;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.Arrays;
 
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
 
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.util.ApplicationClassLoader;
 
 /**
  * What every task of one job shares inside a runner JVM: the job's configuration as parsed
@@ -34,12 +38,30 @@ final class RunnerJob implements AutoCloseable {
     this.jobFile = jobFile;
     this.conf = new JobConf(jobFile);
     this.resources = new JobResources(conf, dirs);
-    this.loader = new URLClassLoader(resources.classPath(workDir),
-        RunnerJob.class.getClassLoader());
+    this.loader = classLoader(conf, resources.classPath(workDir));
     conf.setClassLoader(loader);
     // Parse now: copies of a parsed configuration do not parse again (until a class adds a
     // default resource, e.g. yarn-default.xml on first use, which reloads every configuration).
     conf.size();
+  }
+
+  /**
+   * The job's class loader: the runner's first (its Hadoop and HAM), then the job's jars, as a
+   * YARN container's class path; with mapreduce.job.classloader (or user.classpath.first) the
+   * job's jars first except for Hadoop's system classes
+   * (mapreduce.job.classloader.system.classes), as MRApps sets up. The runner's Hadoop is
+   * already loaded, so user.classpath.first cannot put a job's own copy of Hadoop first.
+   */
+  private static URLClassLoader classLoader(JobConf conf, URL[] urls) {
+    ClassLoader parent = RunnerJob.class.getClassLoader();
+    if (conf.getBoolean(MRJobConfig.MAPREDUCE_JOB_CLASSLOADER, false)
+        || conf.getBoolean(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST, false)) {
+      String[] system = conf.getTrimmedStrings(
+          MRJobConfig.MAPREDUCE_JOB_CLASSLOADER_SYSTEM_CLASSES);
+      return new ApplicationClassLoader(urls, parent,
+          system.length == 0 ? null : Arrays.asList(system));
+    }
+    return new URLClassLoader(urls, parent);
   }
 
   /** True if this is the state of the job whose configuration is {@code jobFile}. */

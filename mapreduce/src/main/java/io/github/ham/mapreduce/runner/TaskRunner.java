@@ -2,25 +2,20 @@ package io.github.ham.mapreduce.runner;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.security.PrivilegedExceptionAction;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.BadMapOutput;
 import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.common.MapOutputCheck;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.RunnerSupport;
 
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
@@ -31,11 +26,10 @@ import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
 import org.apache.hadoop.mapreduce.JobID;
-import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
-import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.SecurityUtil;
@@ -55,9 +49,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskRunner {
   private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
-  private static final String FS_FILE_IMPL = "fs.file.impl";
   /** As much of a failed attempt's stderr as YARN puts in a container's diagnostics. */
   private static final int STDERR_TAIL_BYTES = 4096;
+  private static final long MB = 1024L * 1024;
 
   private final TaskUmbilicalProtocol umbilical;
   private final Token<JobTokenIdentifier> token;
@@ -69,6 +63,7 @@ public final class TaskRunner {
   private final org.apache.hadoop.mapred.JobID jobId;
   private final long pid;
   private final long driverTimeoutMs;
+  private final AttemptWatch watch;
   private UserGroupInformation taskUser;
   /** The job's shared state, built by its first task (null until then). */
   private RunnerJob runnerJob;
@@ -91,6 +86,7 @@ public final class TaskRunner {
     this.pid = ProcessHandle.current().pid();
     this.runnerId = RunnerId.of(host, workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
+    this.watch = new AttemptWatch(umbilical, runnerId);
   }
 
   public static void main(String[] args) throws Exception {
@@ -143,6 +139,7 @@ public final class TaskRunner {
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
       runner.credentials.addAll(jobCredentials(owner, address, conf, token));
+      runner.watch.start();
       try {
         return runner.loop();
       } finally {
@@ -217,7 +214,7 @@ public final class TaskRunner {
       JobConf job = shared.newTaskConf();
       logs.useLevel(job.get(task.isMapTask() ? MRJobConfig.MAP_LOG_LEVEL
           : MRJobConfig.REDUCE_LOG_LEVEL, "INFO"));
-      mapFiles = configure(job, task, shared.resources(), shared.jobXmlWriter());
+      mapFiles = TaskSetup.configure(job, task, shared, dirs, workDir, credentials, token);
       taskConf = job;
       if (mapFiles != null && job.getBoolean(HamConfig.PRECHECK_MAP_OUTPUT,
           HamConfig.DEFAULT_PRECHECK_MAP_OUTPUT)) {
@@ -230,6 +227,10 @@ public final class TaskRunner {
       }
       final JobConf runConf = job;
       started = true;
+      watch.begin(attempt, job.getBoolean(HamConfig.MEMORY_CHECK, HamConfig.DEFAULT_MEMORY_CHECK)
+          ? job.getMemoryRequired(task.isMapTask() ? TaskType.MAP : TaskType.REDUCE) * MB : 0,
+          job.getLong(HamConfig.MEMORY_CHECK_INTERVAL_MS,
+              HamConfig.DEFAULT_MEMORY_CHECK_INTERVAL_MS));
       user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
         task.run(runConf, umbilical);
         return null;
@@ -273,6 +274,7 @@ public final class TaskRunner {
         LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
       }
     } finally {
+      watch.end();
       if (logs != null) {
         logs.close();
       }
@@ -337,59 +339,5 @@ public final class TaskRunner {
       taskUser.addCredentials(credentials);
     }
     return taskUser;
-  }
-
-  /** The task's configuration, as YarnChild.configureTask builds it for a container. */
-  private Map<TaskAttemptID, MapOutputFile> configure(JobConf job, Task task,
-      JobResources resources, JobXmlWriter jobXml) throws IOException {
-    String attempt = task.getTaskID().toString();
-    job.setCredentials(credentials);
-    job.setBoolean("ipc.client.tcpnodelay", true);
-    job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
-        MapOutputFile.class);
-    if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
-      // Hadoop's local file system without a chmod process per created file.
-      job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
-    }
-    File output = dirs.attemptOutput(attempt);
-    Files.createDirectories(output.toPath());
-    job.set(HamConfig.TASK_OUTPUT_DIR, output.getAbsolutePath());
-    job.set(MRConfig.LOCAL_DIR, new File(output, "local").getAbsolutePath());
-    job.set(MRJobConfig.JOB_LOCAL_DIR, workDir.getAbsolutePath());
-    if (HamBridge.userOf(task) != null) {
-      job.setUser(HamBridge.userOf(task));
-    }
-    task.setJobTokenSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
-    task.setShuffleSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
-    task.localizeConfiguration(job);
-    resources.link(workDir);
-    resources.setLocalCachePaths(job, workDir);
-    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
-    if (task instanceof ReduceTask) {
-      mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job);
-      ((ReduceTask) task).setLocalMapFiles(mapFiles);
-      // The shuffle waits for mapreduce.job.maps outputs: only those that exist (maps failed
-      // within mapreduce.map.failures.maxpercent have none), as YARN reduces skip failed maps.
-      job.setNumMapTasks(mapFiles.size());
-    }
-    // The task's job.xml in its working directory, as YarnChild writes it (with the job's
-    // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).
-    File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
-    try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
-      jobXml.write(job, out);
-    }
-    task.setJobFile(localJobFile.getAbsolutePath());
-    task.setConf(job);
-    return mapFiles;
-  }
-
-  private Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job) {
-    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
-    for (String a : StringUtils.getTrimmedStrings(attempts)) {
-      TaskAttemptID id = TaskAttemptID.forName(a);
-      files.put(id, new SharedMapOutputFile(
-          new Path(dirs.attemptOutput(a).getAbsolutePath()), job));
-    }
-    return files;
   }
 }

@@ -19,7 +19,7 @@ class RunnerTrackerTest {
   @Test
   void processExitMakesTheRunnerLostOnce() {
     RunnerTracker t = new RunnerTracker();
-    t.started("g0-p1", null, 0);
+    t.started("g0-p1", null, RunnerKind.ANY, 0);
     assertTrue(t.contact("node2/g0-p1/99", 10));
     Lost lost = t.exited(new RunnerExit("g0-p1", "node2", "Killed"));
     assertNotNull(lost);
@@ -34,7 +34,7 @@ class RunnerTrackerTest {
   @Test
   void exitBeforeFirstContactIsLostWithoutRunnerId() {
     RunnerTracker t = new RunnerTracker();
-    t.started("g1-p0", "node3", 0);
+    t.started("g1-p0", "node3", RunnerKind.ANY, 0);
     Lost lost = t.exited(new RunnerExit("g1-p0", null, "exit status 1"));
     assertNull(lost.runnerId());
     assertEquals("node3", lost.node());
@@ -53,13 +53,13 @@ class RunnerTrackerTest {
     assertEquals("node1", lost.get(0).node());
     assertTrue(t.expire(20000, 5000).stream().allMatch(l -> l.slot().equals("g0-p1")));
     assertTrue(t.expire(30000, 5000).isEmpty(), "each runner is lost once");
-    assertEquals(0, t.live());
+    assertEquals(0, t.live(RunnerKind.ANY));
   }
 
   @Test
   void runnersThatNeverCalledAreNotExpired() {
     RunnerTracker t = new RunnerTracker();
-    t.started("g0-p0", null, 0);
+    t.started("g0-p0", null, RunnerKind.ANY, 0);
     assertTrue(t.expire(100_000, 5000).isEmpty());
     assertTrue(t.expire(100_000, 0).isEmpty());
   }
@@ -68,9 +68,26 @@ class RunnerTrackerTest {
   void allLostStopsSingleReplacements() {
     RunnerTracker t = new RunnerTracker();
     t.contact("node1/g0-p0/1", 0);
-    t.allLost();
+    t.allLost(RunnerKind.ANY);
     assertNull(t.exited(new RunnerExit("g0-p0", "node1", "Killed")));
     assertTrue(t.expire(100_000, 10).isEmpty());
+  }
+
+  @Test
+  void retiredRunnersAreNeitherLiveNorLost() {
+    RunnerTracker t = new RunnerTracker();
+    t.started("g0-p0", null, RunnerKind.MAP, 0);
+    t.started("g1-p0", null, RunnerKind.REDUCE, 0);
+    t.contact("node1/g0-p0/1", 0);
+    assertEquals(RunnerKind.MAP, t.kindOf("node1/g0-p0/1"));
+    assertFalse(t.anyRetired(RunnerKind.MAP));
+    t.retire("node1/g0-p0/1");
+    assertTrue(t.anyRetired(RunnerKind.MAP));
+    assertEquals(0, t.live(RunnerKind.MAP));
+    assertEquals(1, t.live(RunnerKind.REDUCE));
+    assertNull(t.exited(new RunnerExit("g0-p0", "node1", "exit status 0")), "its exit is no loss");
+    assertTrue(t.expire(100_000, 10).stream().noneMatch(l -> l.slot().equals("g0-p0")));
+    assertFalse(t.contact("node1/g0-p0/1", 5), "a retired runner is told to exit again");
   }
 
   @Test

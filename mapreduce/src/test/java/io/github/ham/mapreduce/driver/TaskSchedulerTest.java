@@ -126,7 +126,7 @@ class TaskSchedulerTest {
 
   @Test
   void failuresWithinMaxPercentLetTheJobSucceed() {
-    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0);
+    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0, 0, 0);
     TaskScheduler s = new TaskScheduler(4, 1, p);
     AttemptKey[] m = new AttemptKey[4];
     for (int i = 0; i < 4; i++) {
@@ -147,7 +147,7 @@ class TaskSchedulerTest {
 
   @Test
   void failuresBeyondMaxPercentFailTheJob() {
-    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0);
+    SchedulingPolicy p = new SchedulingPolicy(1, 1, 0, 0, 25, 0, 0, 100, false, false, 0.1, 0, 0, 0);
     TaskScheduler s = new TaskScheduler(4, 0, p);
     AttemptKey a = s.assign("r0", 0);
     AttemptKey b = s.assign("r1", 0);
@@ -159,7 +159,7 @@ class TaskSchedulerTest {
 
   @Test
   void aNodeWithTooManyFailuresGetsNoMoreTasks() {
-    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 2, 50, false, false, 0.1, 0);
+    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 2, 50, false, false, 0.1, 0, 0, 0);
     TaskScheduler s = new TaskScheduler(3, 0, p);
     s.assign("node2/g0-p0/2", 0);
     s.assign("node3/g0-p0/3", 0);
@@ -172,7 +172,7 @@ class TaskSchedulerTest {
 
   @Test
   void blacklistingIsIgnoredWhenItWouldExcludeTooManyNodes() {
-    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 1, 33, false, false, 0.1, 0);
+    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 1, 33, false, false, 0.1, 0, 0, 0);
     TaskScheduler s = new TaskScheduler(2, 0, p);
     s.assign("node2/g0-p0/2", 0);
     s.failed(s.assign("node1/g0-p0/1", 0), "x", 1);
@@ -182,7 +182,7 @@ class TaskSchedulerTest {
 
   @Test
   void aStragglerGetsASpeculativeAttemptAndTheFirstToFinishWins() {
-    SchedulingPolicy p = new SchedulingPolicy(4, 4, 0, 0, 0, 0, 0, 33, true, true, 0.1, 1000);
+    SchedulingPolicy p = new SchedulingPolicy(4, 4, 0, 0, 0, 0, 0, 33, true, true, 0.1, 1000, 0, 0);
     TaskScheduler s = new TaskScheduler(3, 0, p);
     AttemptKey slow = s.assign("node1/a", 0);
     AttemptKey m1 = s.assign("node2/b", 0);
@@ -290,5 +290,35 @@ class TaskSchedulerTest {
     s.mapOutputLost(r2, List.of(m2), "bad again", 7);
     assertTrue(s.isFailed());
     assertTrue(s.failure().contains("bad again"));
+  }
+
+  @Test
+  void runningLimitsCapConcurrentTasks() {
+    SchedulingPolicy p = new SchedulingPolicy(4, 4, 0, 0, 0, 0, 0, 33, false, false, 0.1, 0, 2,
+        0);
+    TaskScheduler s = new TaskScheduler(3, 0, p);
+    AttemptKey a = s.assign("r1", 0);
+    assertNotNull(s.assign("r2", 0));
+    assertNull(s.assign("r3", 0), "mapreduce.job.running.map.limit=2");
+    s.succeeded(a, 1);
+    assertNotNull(s.assign("r3", 1));
+  }
+
+  @Test
+  void resumedRunKeepsRecoveredTasksAndNumbersItsAttemptsFromTheRun() {
+    TaskScheduler s = new TaskScheduler(2, 1, SchedulingPolicy.basic(2, 1000, 5000), 1000);
+    AttemptKey earlier = new AttemptKey(new TaskKey(true, 0), 3);
+    s.recovered(earlier, "node1", 10, 20);
+    AttemptKey m1 = s.assign("a", 100);
+    assertEquals(new TaskKey(true, 1), m1.task(), "the recovered map does not run again");
+    assertEquals(1000, m1.attempt());
+    assertNull(s.assign("b", 100), "the reduce waits for the map that is not done");
+    s.succeeded(m1, 200);
+    AttemptKey r0 = s.assign("b", 200);
+    assertEquals(1000, r0.attempt());
+    s.succeeded(r0, 300);
+    assertTrue(s.isSucceeded());
+    assertEquals(2, s.counts(true).completed());
+    assertEquals(earlier, s.task(earlier.task()).successful());
   }
 }

@@ -1,9 +1,6 @@
 package io.github.ham.mapreduce.driver.slurm;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,28 +19,20 @@ public enum NodeState {
    * 10 s (a runner is then not replaced: a step on a node in an unknown state may hang).
    */
   public static NodeState query(String scontrol, String node) {
-    try {
-      Process p = new ProcessBuilder(scontrol, "show", "node", "-o", node)
-          .redirectErrorStream(true).start();
-      p.getOutputStream().close();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(10, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return UNKNOWN;
-      }
-      String text = new String(out, StandardCharsets.UTF_8);
-      if (p.exitValue() != 0) {
-        LOG.warn("scontrol show node {} failed: {}", node, text.trim());
-        return UNKNOWN;
-      }
-      return parse(text);
-    } catch (IOException e) {
-      LOG.warn("Cannot run scontrol for node {}: {}", node, e.toString());
-      return UNKNOWN;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return UNKNOWN;
+    String text = showNodes(scontrol, node);
+    return text == null ? UNKNOWN : parse(text);
+  }
+
+  /**
+   * {@code scontrol show node -o NODES} (one line per node; NODES may be a host list such as
+   * node[1-3]), or null when it fails or takes more than 10 s.
+   */
+  public static String showNodes(String scontrol, String nodes) {
+    Scontrol.Answer a = Scontrol.show(scontrol, "node", "-o", nodes);
+    if (a != null && !a.ok()) {
+      LOG.warn("scontrol show node {} failed: {}", nodes, a.text().trim());
     }
+    return a == null || !a.ok() ? null : a.text();
   }
 
   /**

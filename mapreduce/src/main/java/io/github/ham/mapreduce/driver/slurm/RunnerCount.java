@@ -1,31 +1,68 @@
 package io.github.ham.mapreduce.driver.slurm;
 
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** How many runner JVMs to start: per node, and how many nodes. Pure functions. */
+/**
+ * How many runner JVMs to start: how many nodes, and per node as many as its CPUs and memory
+ * hold tasks of the job's size (mapreduce.{map,reduce}.{cpu.vcores,memory.mb}), as a YARN
+ * NodeManager fits containers. Pure functions, fed from Slurm's environment and
+ * {@code scontrol show node}.
+ */
 public final class RunnerCount {
+  private static final Pattern REAL_MEMORY = Pattern.compile("(?:^|\\s)RealMemory=(\\d+)");
+
   private RunnerCount() {
   }
 
   /**
-   * Runners per node: {@code configured} when > 0, else the node's CPUs (SLURM_CPUS_ON_NODE,
-   * else the first number of SLURM_JOB_CPUS_PER_NODE such as "4(x3)") divided by the larger of
-   * the map and reduce vcores; at least 1.
+   * Runners per node: {@code configured} when > 0, else the fewer of the node's CPUs divided by
+   * the tasks' vcores and its memory divided by the tasks' memory (memory unknown: CPUs only);
+   * at least 1.
    */
-  public static int perNode(int configured, int mapVcores, int reduceVcores,
-      Map<String, String> env) {
+  public static int perNode(int configured, int vcores, int memoryMb, int cpus, long nodeMemoryMb) {
     if (configured > 0) {
       return configured;
     }
+    int byCpu = Math.max(1, cpus) / Math.max(1, vcores);
+    long byMemory = nodeMemoryMb > 0 && memoryMb > 0 ? nodeMemoryMb / memoryMb : Long.MAX_VALUE;
+    return (int) Math.max(1, Math.min(byCpu, byMemory));
+  }
+
+  /** The job's CPUs per node: SLURM_CPUS_ON_NODE, else the first of SLURM_JOB_CPUS_PER_NODE. */
+  public static int cpus(Map<String, String> env) {
     int cpus = parseLeadingInt(env.get("SLURM_CPUS_ON_NODE"));
     if (cpus <= 0) {
       cpus = parseLeadingInt(env.get("SLURM_JOB_CPUS_PER_NODE"));
     }
-    if (cpus <= 0) {
-      cpus = 1;
+    return Math.max(1, cpus);
+  }
+
+  /**
+   * The job's memory per node in MB, from the allocation (SLURM_MEM_PER_NODE, or
+   * SLURM_MEM_PER_CPU times the CPUs), else 0 (then the nodes' own memory applies).
+   */
+  public static long jobMemoryMb(Map<String, String> env) {
+    long perNode = parseLeadingInt(env.get("SLURM_MEM_PER_NODE"));
+    if (perNode > 0) {
+      return perNode;
     }
-    int vcores = Math.max(1, Math.max(mapVcores, reduceVcores));
-    return Math.max(1, cpus / vcores);
+    long perCpu = parseLeadingInt(env.get("SLURM_MEM_PER_CPU"));
+    return perCpu > 0 ? perCpu * cpus(env) : 0;
+  }
+
+  /** The smallest RealMemory in {@code scontrol show node -o} output (one line per node), or 0. */
+  public static long realMemoryMb(String scontrolOutput) {
+    long min = 0;
+    if (scontrolOutput != null) {
+      Matcher m = REAL_MEMORY.matcher(scontrolOutput);
+      while (m.find()) {
+        long mb = Long.parseLong(m.group(1));
+        min = min == 0 ? mb : Math.min(min, mb);
+      }
+    }
+    return min;
   }
 
   /** Nodes of the allocation: SLURM_JOB_NUM_NODES, else SLURM_NNODES, else 1. */

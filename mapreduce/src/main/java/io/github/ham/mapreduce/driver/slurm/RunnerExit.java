@@ -6,4 +6,14 @@ public record RunnerExit(String slot, String node, String reason) {
   public static String slotName(int generation, int procId) {
     return "g" + generation + "-p" + procId;
   }
+
+  /** The generation of a slot name {@code g<generation>-p<procid>}, or -1. */
+  public static int generationOf(String slot) {
+    int dash = slot.indexOf("-p");
+    try {
+      return slot.startsWith("g") && dash > 1 ? Integer.parseInt(slot.substring(1, dash)) : -1;
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,16 +16,15 @@ import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.runner.TaskRunner;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the task runner JVMs: one {@code srun} step over the allocation (or N local
- * processes with ham.launcher=local), relaunches them when all are gone, starts a single
- * replacement runner on a node ({@code srun --overlap -N1 -n1 -w NODE}) when one is lost,
- * reports which runners exited (srun's "task N: ..." messages, or the process itself for
- * single-runner steps), and stops them.
+ * Starts the task runner JVMs: a generation of runners is one {@code srun} step over the
+ * allocation (or N local processes with ham.launcher=local) with its own JVM options and
+ * environment; a single replacement runner on a node is a step of its own
+ * ({@code srun --overlap -N1 -n1 -w NODE}). Reports which runners exited (srun's "task N: ..."
+ * messages, or the process itself for single-runner steps), and stops them.
  */
 public final class RunnerLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerLauncher.class);
@@ -37,17 +37,24 @@ public final class RunnerLauncher {
 
   private final Configuration conf;
   private final JobDirs dirs;
-  private final List<String> runnerCommand;
+  private final String java;
+  /** What follows the JVM options: class path, main class and its arguments. */
+  private final List<String> runnerMain;
   private final Map<String, String> env;
   private final boolean local;
   private final int nodes;
-  private final int perNode;
   private final List<Process> processes = new ArrayList<>();
   private final List<File> outputs = new ArrayList<>();
   /** Every process started, with what it runs, to report runner exits. */
   private final List<Step> steps = new ArrayList<>();
+  /** How each generation's runners were started: replacements start the same way. */
+  private final Map<Integer, Runners> generations = new HashMap<>();
   private int generation = -1;
   private int runnersStarted;
+
+  /** How a generation's runners start: how many per node, JVM options, extra environment. */
+  public record Runners(int perNode, List<String> jvmOptions, Map<String, String> env) {
+  }
 
   /**
    * One started process: a multi-runner srun step (exits come from its output) or a single
@@ -78,38 +85,19 @@ public final class RunnerLauncher {
     this.env = env;
     this.local = HamConfig.LAUNCHER_LOCAL.equals(
         conf.getTrimmed(HamConfig.LAUNCHER, HamConfig.DEFAULT_LAUNCHER));
-    Map<String, String> slurmEnv = System.getenv();
-    this.nodes = local ? 1 : RunnerCount.nodes(slurmEnv);
-    int configured = local ? conf.getInt(HamConfig.LOCAL_RUNNERS,
-        HamConfig.DEFAULT_LOCAL_RUNNERS) : 0;
-    if (configured <= 0) {
-      configured = conf.getInt(HamConfig.RUNNERS_PER_NODE, HamConfig.DEFAULT_RUNNERS_PER_NODE);
-    }
-    this.perNode = RunnerCount.perNode(configured,
-        conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1), conf.getInt(MRJobConfig.REDUCE_CPU_VCORES, 1),
-        slurmEnv);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(conf.getTrimmed(HamConfig.RUNNER_JAVA,
-        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
-    // The runners' own logging, not the client's log4j.properties from the job's conf dir.
-    cmd.add("-Dlog4j.configuration=" + RUNNER_LOG4J);
-    for (String opt : conf.get(HamConfig.RUNNER_JAVA_OPTS, HamConfig.DEFAULT_RUNNER_JAVA_OPTS)
-        .trim().split("\\s+")) {
-      if (!opt.isEmpty()) {
-        cmd.add(opt);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(conf.getTrimmed(HamConfig.RUNNER_CLASSPATH, System.getProperty("java.class.path")));
-    cmd.add(TaskRunner.class.getName());
-    cmd.add(driverHost);
-    cmd.add(Integer.toString(port));
-    cmd.add(jobId);
-    this.runnerCommand = cmd;
+    this.nodes = local ? 1 : RunnerCount.nodes(System.getenv());
+    this.java = conf.getTrimmed(HamConfig.RUNNER_JAVA,
+        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+    this.runnerMain = List.of(
+        // The runners' own logging, not the client's log4j.properties from the job's conf dir.
+        "-Dlog4j.configuration=" + RUNNER_LOG4J,
+        "-cp", conf.getTrimmed(HamConfig.RUNNER_CLASSPATH, System.getProperty("java.class.path")),
+        TaskRunner.class.getName(), driverHost, Integer.toString(port), jobId);
   }
 
-  public int totalRunners() {
-    return nodes * perNode;
+  /** The nodes runners start on (1 with the local launcher). */
+  public int nodes() {
+    return nodes;
   }
 
   /** Runners started so far: every generation and replacement. */
@@ -117,12 +105,18 @@ public final class RunnerLauncher {
     return runnersStarted;
   }
 
-  /** The slots of the runners the last {@link #launch()} started (with their node if known). */
-  public synchronized List<String> lastGenerationSlots() {
+  /** The slots of the runners of {@code gen} (a launch, or a single replacement). */
+  public synchronized List<String> slots(int gen) {
     List<String> out = new ArrayList<>();
-    int n = local ? perNode : nodes * perNode;
-    for (int i = 0; i < n; i++) {
-      out.add(RunnerExit.slotName(generation, i));
+    for (Step s : steps) {
+      if (s.generation == gen && s.singleSlot != null) {
+        out.add(s.singleSlot);
+      }
+    }
+    if (out.isEmpty()) {
+      for (int i = 0; i < nodes * generations.get(gen).perNode(); i++) {
+        out.add(RunnerExit.slotName(gen, i));
+      }
     }
     return out;
   }
@@ -131,61 +125,83 @@ public final class RunnerLauncher {
     return generation + 1;
   }
 
-  /** Starts a new generation of runners. */
-  public synchronized void launch() throws IOException {
+  private List<String> command(Runners runners) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(runners.jvmOptions());
+    cmd.addAll(runnerMain);
+    return cmd;
+  }
+
+  /**
+   * Starts a new generation of runners, {@code runners.perNode()} on every node, as one srun
+   * step (--overlap: it may share the CPUs of earlier steps, whose runners are on their way
+   * out); returns the generation.
+   */
+  public synchronized int launch(Runners runners) throws IOException {
     generation++;
+    generations.put(generation, runners);
     Files.createDirectories(dirs.work().toPath());
     Files.createDirectories(dirs.logs().toPath());
     if (local) {
-      for (int i = 0; i < perNode; i++) {
-        File work = dirs.runnerWork("g" + generation + "-p" + i);
+      int n = conf.getInt(HamConfig.LOCAL_RUNNERS, HamConfig.DEFAULT_LOCAL_RUNNERS);
+      n = n > 0 ? n : runners.perNode();
+      for (int i = 0; i < n; i++) {
+        String slot = RunnerExit.slotName(generation, i);
+        File work = dirs.runnerWork(slot);
         Files.createDirectories(work.toPath());
-        File out = new File(dirs.logs(), "runner.g" + generation + "-p" + i + ".log");
-        start(runnerCommand, work, out, RunnerExit.slotName(generation, i), null);
+        start(command(runners), runners.env(), work,
+            new File(dirs.logs(), "runner." + slot + ".log"), slot, null);
       }
-      runnersStarted += perNode;
+      runnersStarted += n;
     } else {
       List<String> cmd = new ArrayList<>(Arrays.asList(
           conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
           "-N", Integer.toString(nodes),
-          "--ntasks-per-node=" + perNode,
+          "--ntasks-per-node=" + runners.perNode(),
+          "--overlap",
           "--kill-on-bad-exit=0",
           // A failed node must not end the step: the runners on the other nodes go on.
           "--no-kill",
           "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
-      cmd.addAll(runnerCommand);
-      start(cmd, new File(System.getProperty("user.dir")),
+      cmd.addAll(command(runners));
+      start(cmd, runners.env(), new File(System.getProperty("user.dir")),
           new File(dirs.logs(), "runners.g" + generation + ".log"), null, null);
-      runnersStarted += nodes * perNode;
+      runnersStarted += nodes * runners.perNode();
     }
+    return generation;
   }
 
   /**
-   * Starts one runner in place of a lost one, on {@code node}: a new generation with a single
-   * runner, as its own step sharing the first step's resources ({@code --overlap}: a dead
-   * runner does not free the CPUs of the step it belonged to). Returns its slot.
+   * Starts one runner in place of a lost one of generation {@code like}, on {@code node}, the
+   * same way: a new generation with a single runner, as its own step sharing the first step's
+   * resources ({@code --overlap}: a dead runner does not free the CPUs of the step it belonged
+   * to). Returns its generation.
    */
-  public synchronized String replace(String node) throws IOException {
+  public synchronized int replace(String node, int like) throws IOException {
+    Runners runners = generations.get(like);
     generation++;
+    generations.put(generation, runners);
     Files.createDirectories(dirs.work().toPath());
     Files.createDirectories(dirs.logs().toPath());
     String slot = RunnerExit.slotName(generation, 0);
     if (local) {
       File work = dirs.runnerWork(slot);
       Files.createDirectories(work.toPath());
-      start(runnerCommand, work, new File(dirs.logs(), "runner." + slot + ".log"), slot, node);
+      start(command(runners), runners.env(), work,
+          new File(dirs.logs(), "runner." + slot + ".log"), slot, node);
     } else {
       List<String> cmd = new ArrayList<>(Arrays.asList(
           conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
           "--overlap", "-N1", "-n1", "-w", node,
           "--kill-on-bad-exit=0",
           "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
-      cmd.addAll(runnerCommand);
-      start(cmd, new File(System.getProperty("user.dir")),
+      cmd.addAll(command(runners));
+      start(cmd, runners.env(), new File(System.getProperty("user.dir")),
           new File(dirs.logs(), "runners.g" + generation + ".log"), slot, node);
     }
     runnersStarted++;
-    return slot;
+    return generation;
   }
 
   /** The node's health (always HEALTHY with the local launcher). */
@@ -253,10 +269,11 @@ public final class RunnerLauncher {
     return lines;
   }
 
-  private void start(List<String> cmd, File cwd, File output, String singleSlot, String node)
-      throws IOException {
+  private void start(List<String> cmd, Map<String, String> extraEnv, File cwd, File output,
+      String singleSlot, String node) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd).redirectErrorStream(true)
         .redirectOutput(output);
+    pb.environment().putAll(extraEnv);
     pb.environment().putAll(env);
     pb.environment().put("HAM_WORK_ROOT", dirs.work().getAbsolutePath());
     pb.environment().put("HAM_GEN", Integer.toString(generation));
@@ -276,6 +293,16 @@ public final class RunnerLauncher {
       }
     }
     return out;
+  }
+
+  /** Whether a process of generation {@code gen} is still running. */
+  public synchronized boolean alive(int gen) {
+    for (Step s : steps) {
+      if (s.generation == gen && s.process.isAlive()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public synchronized boolean anyAlive() {
@@ -318,9 +345,24 @@ public final class RunnerLauncher {
     kill();
   }
 
+  /** Stops the processes of generations {@code gens}, as {@link #kill()} does. */
+  public synchronized void kill(java.util.Collection<Integer> gens) {
+    List<Process> chosen = new ArrayList<>();
+    for (Step s : steps) {
+      if (gens.contains(s.generation)) {
+        chosen.add(s.process);
+      }
+    }
+    kill(chosen);
+  }
+
   /** SIGTERM, a short grace period, then SIGKILL; safe to call from a shutdown hook. */
   public synchronized void kill() {
-    for (Process p : processes) {
+    kill(processes);
+  }
+
+  private void kill(List<Process> victims) {
+    for (Process p : victims) {
       if (p.isAlive()) {
         if (local) {
           p.descendants().forEach(ProcessHandle::destroy);
@@ -328,7 +370,7 @@ public final class RunnerLauncher {
         p.destroy();
       }
     }
-    for (Process p : processes) {
+    for (Process p : victims) {
       try {
         if (!p.waitFor(3, TimeUnit.SECONDS)) {
           p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -1,4 +1,4 @@
-package io.github.ham.mapreduce.runner;
+package io.github.ham.mapreduce.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,9 +19,10 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.SpillRecord;
 import org.apache.hadoop.mapred.TaskAttemptID;
+import io.github.ham.mapreduce.runner.SharedMapOutputFile;
+
 import org.junit.jupiter.api.Test;
 
-import io.github.ham.mapreduce.common.BadMapOutput;
 import org.junit.jupiter.api.io.TempDir;
 
 class MapOutputCheckTest {
@@ -107,12 +108,4 @@ class MapOutputCheckTest {
     assertEquals(4, BadMapOutput.parse(report).size());
   }
 
-  @Test
-  void onlyShuffleLikeFailuresTriggerTheFullCheck() {
-    assertTrue(TaskRunner.readingMapOutput(new java.io.IOException("error in shuffle",
-        new org.apache.hadoop.fs.ChecksumException("Checksum Error", 0))));
-    assertTrue(TaskRunner.readingMapOutput(new RuntimeException(new java.io.EOFException())));
-    assertTrue(TaskRunner.readingMapOutput(new ArrayIndexOutOfBoundsException(3)));
-    assertTrue(!TaskRunner.readingMapOutput(new RuntimeException("the user's reducer failed")));
-  }
 }

@@ -1,5 +1,6 @@
-package io.github.ham.mapreduce.runner;
+package io.github.ham.mapreduce.common;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
@@ -17,13 +18,14 @@ import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.CryptoUtils;
 
 /**
- * Runner side: checks the map outputs a reduce reads, to name the maps whose output is bad.
+ * Checks the map outputs a reduce reads, to name the maps whose output is bad: in a runner
+ * before and after a reduce, and in a resumed driver for the maps it keeps from earlier runs.
  * {@link #quick} (before the reduce starts, cheap: one index read and one stat per map) finds
  * missing files, damaged indexes (their CRC is checked) and truncated data files;
  * {@link #full} (after a reduce failed) also reads the reduce's segment of every map and checks
  * its IFile checksum, to find the map behind a checksum or EOF error in the shuffle.
  */
-final class MapOutputCheck {
+public final class MapOutputCheck {
   private MapOutputCheck() {
   }
 
@@ -32,13 +34,13 @@ final class MapOutputCheck {
    * {@code alive} runs about every 2 s (the runner pings the driver: thousands of maps on a
    * busy file system may take longer than the heartbeat timeout).
    */
-  static Map<String, String> quick(Map<TaskAttemptID, MapOutputFile> files, int partition,
+  public static Map<String, String> quick(Map<TaskAttemptID, MapOutputFile> files, int partition,
       JobConf conf, Runnable alive) {
     return check(files, partition, conf, false, alive);
   }
 
   /** As {@link #quick}, and the reduce's segment of each map is read and its checksum checked. */
-  static Map<String, String> full(Map<TaskAttemptID, MapOutputFile> files, int partition,
+  public static Map<String, String> full(Map<TaskAttemptID, MapOutputFile> files, int partition,
       JobConf conf, Runnable alive) {
     return check(files, partition, conf, !CryptoUtils.isEncryptedSpillEnabled(conf), alive);
   }
@@ -61,10 +63,27 @@ final class MapOutputCheck {
     return bad;
   }
 
+  /**
+   * Whether a map's output ({@code file.out} and its index in {@code dir}) is whole: the
+   * index's CRC, one segment per reduce, and a data file long enough for every segment.
+   */
+  public static boolean intact(File dir, int reduces, JobConf conf) {
+    try {
+      checkOne(new Path(new File(dir, "file.out").getPath()), reduces - 1, conf, false);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   private static void checkOne(MapOutputFile file, int partition, JobConf conf,
       boolean readSegment) throws IOException {
+    checkOne(file.getOutputFile(), partition, conf, readSegment);
+  }
+
+  private static void checkOne(Path data, int partition, JobConf conf, boolean readSegment)
+      throws IOException {
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
-    Path data = file.getOutputFile();
     Path index = data.suffix(".index");
     SpillRecord spills = new SpillRecord(index, conf);
     if (partition < 0 || partition >= spills.size()) {

@@ -1,0 +1,177 @@
+"""`ham history-server`: Hadoop's own JobHistoryServer over HAM's job directories.
+
+Each HAM job leaves its history in Hadoop's format in its job directory
+(`jobs/<id>/history/done/`: the `.jhist`, `<id>_conf.xml` and `<id>.summary` the MRAppMaster
+would publish). This module runs the real JobHistoryServer (the Hadoop 3.4.2 jars bundled in
+`history-server/`, no YARN daemons) on a directory of its own, and copies each finished job's
+files into its intermediate directory as they appear, as the MRAppMaster's history handler
+does: the summary, the configuration, the `.jhist` last, each under a temporary name first.
+The server moves them to its done directory; HAM's copies stay with the job (`ham status`,
+`ham report` and `mapred job -history` keep reading them).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from ham import contract as c
+from ham import proc, render
+from ham.errors import EnvironmentProblem, UsageError
+from ham.hadoop import bundle_dir
+from ham.java import java_binary
+from ham.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MAIN = "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer"
+# Its web app (Guice, cglib) reflects into these on Java 17; without them it does not start.
+ADD_OPENS = ["--add-opens", "java.base/java.lang=ALL-UNNAMED",
+             "--add-opens", "java.base/java.util=ALL-UNNAMED",
+             "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED"]
+PUBLISHED = ".published"  # in a job's history/done/: copied to the server already
+TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000  # the server deletes older jobs (its max-age)
+
+
+@dataclass(frozen=True)
+class Server:
+    """Where one history server keeps its files, and the job directories it reads."""
+
+    home: Path  # conf/, intermediate/, done/, server.log
+    roots: list[Path]  # <shared_root>/<user> directories whose jobs it shows
+    bind: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.bind}:{self.port}"
+
+
+def plan(settings: Settings, port: int, bind: str, all_users: bool, home: str | None) -> Server:
+    shared = Path(settings["shared_root"])
+    if not shared.is_dir():
+        raise EnvironmentProblem(f"shared root {shared} does not exist: set shared_root")
+    if all_users:
+        roots = sorted(p for p in shared.iterdir() if p.is_dir() and not p.name.startswith("."))
+        default_home = shared / ".history"
+    else:
+        from ham.jobdir import user_root
+
+        roots = [user_root(str(shared))]
+        default_home = roots[0] / ".history"
+    return Server(Path(home) if home else default_home, roots, bind, port)
+
+
+def finished_jobs(roots: list[Path]) -> Iterator[Path]:
+    """history/done directories of finished jobs not yet given to the server."""
+    for root in roots:
+        for done in sorted(root.glob(f"*/{c.JOBS}/*/history/done")):
+            if not (done / PUBLISHED).exists() and any(done.glob("*.jhist")):
+                yield done
+
+
+def publish(done: Path, intermediate: Path) -> None:
+    """Copy a job's three files into the server's intermediate directory, the .jhist last."""
+    order = sorted(done.iterdir(), key=lambda p: (p.suffix == ".jhist", p.name))
+    for src in order:
+        if src.name == PUBLISHED:
+            continue
+        tmp = intermediate / (src.name + "_tmp")
+        shutil.copyfile(src, tmp)
+        os.chmod(tmp, 0o660)
+        tmp.replace(intermediate / src.name)
+    (done / PUBLISHED).touch()
+
+
+def write_conf(server: Server) -> Path:
+    conf = server.home / "conf"
+    conf.mkdir(parents=True, exist_ok=True)
+    (server.home / "intermediate" / "ham").mkdir(parents=True, exist_ok=True)
+    (server.home / "done").mkdir(parents=True, exist_ok=True)
+    site = {
+        "mapreduce.jobhistory.address": f"{server.bind}:0",
+        "mapreduce.jobhistory.admin.address": f"{server.bind}:0",
+        "mapreduce.jobhistory.webapp.address": f"{server.bind}:{server.port}",
+        "mapreduce.jobhistory.intermediate-done-dir": (server.home / "intermediate").as_uri(),
+        "mapreduce.jobhistory.done-dir": (server.home / "done").as_uri(),
+        "mapreduce.jobhistory.move.interval-ms": 5000,
+        "mapreduce.jobhistory.max-age-ms": TEN_YEARS_MS,
+        "mapreduce.jobhistory.recovery.enable": "false",
+    }
+    (conf / "mapred-site.xml").write_text(render.hadoop_xml(site))
+    (conf / "core-site.xml").write_text(render.hadoop_xml({"fs.defaultFS": "file:///"}))
+    (conf / "log4j.properties").write_text(render.render(
+        "log4j.properties.j2", level="INFO", driver_log=str(server.home / "server.log"),
+        driver_loggers=["org.apache.hadoop"]))
+    return conf
+
+
+def port_free(bind: str, port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex((bind, port)) != 0
+
+
+def start(settings: Settings, server: Server) -> subprocess.Popen:
+    if not port_free(server.bind, server.port):
+        raise UsageError(f"port {server.port} on {server.bind} is in use: choose another with --port")
+    dist = bundle_dir(settings)
+    if not (dist / "history-server").is_dir():
+        raise EnvironmentProblem(f"{dist} has no history-server/: rebuild it with "
+                                 f"`mvn -f mapreduce/pom.xml package -DskipTests`")
+    conf = write_conf(server)
+    java = java_binary(settings["java_home"])
+    jars = [dist / "share" / "hadoop" / d for d in ("common", "common/lib", "hdfs", "mapreduce",
+                                                    "yarn")] + [dist / "history-server"]
+    classpath = ":".join([str(conf), *(f"{d}/*" for d in jars)])
+    return proc.spawn([java, *ADD_OPENS, "-cp", classpath, MAIN], stdin=subprocess.DEVNULL,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      start_new_session=True)  # Ctrl-C is handled here, then it is stopped
+
+
+def wait_ready(server: Server, child: subprocess.Popen, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise EnvironmentProblem(f"the JobHistoryServer exited ({child.returncode}): see "
+                                     f"{server.home / 'server.log'}")
+        try:
+            with urllib.request.urlopen(f"{server.url}/ws/v1/history/info", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise EnvironmentProblem(f"the JobHistoryServer did not answer at {server.url} within "
+                             f"{timeout:.0f} s: see {server.home / 'server.log'}")
+
+
+def serve(settings: Settings, server: Server, on_ready: Callable[[Server], None],
+          poll: float = 2.0) -> int:
+    """Run the server until SIGINT/SIGTERM, publishing finished jobs as they appear."""
+    child = start(settings, server)
+    stopping: list[int] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda signum, _frame: stopping.append(signum))
+    try:
+        wait_ready(server, child)
+        on_ready(server)
+        intermediate = server.home / "intermediate" / "ham"
+        while not stopping and child.poll() is None:
+            for done in finished_jobs(server.roots):
+                publish(done, intermediate)
+            time.sleep(poll)
+    finally:
+        if child.poll() is None:
+            child.terminate()
+            try:
+                child.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return 0 if stopping else 1

@@ -1,0 +1,88 @@
+package io.github.ham.mapreduce.driver;
+
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapred.HamBridge;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.JobID;
+import org.apache.hadoop.mapreduce.JobStatus;
+
+/**
+ * What a job tells about itself, the same facts two ways: the client's JobStatus (progress,
+ * times, failure, "tracking URL") and the status record (status.json). The lifecycle (HamJob)
+ * sets the facts; the parts it wires (scheduler, output, services, counters) are read as they
+ * are, null before the job is prepared.
+ */
+final class JobReport {
+  private final JobID id;
+  private final JobConf conf;
+  private final String user;
+  private final String jobFile;
+  private final AttemptIds ids;
+  private final int run;
+  final long startTime = System.currentTimeMillis();
+  volatile long finishTime;
+  volatile String failureInfo;
+  volatile float setupProgress;
+  volatile float cleanupProgress;
+  volatile int recovered;
+  volatile TaskScheduler scheduler;
+  volatile JobOutput output;
+  volatile DriverServices services;
+  volatile JobCounters counters;
+
+  JobReport(JobID id, JobConf conf, String user, String jobFile, AttemptIds ids, int run) {
+    this.id = id;
+    this.conf = conf;
+    this.user = user;
+    this.jobFile = jobFile;
+    this.ids = ids;
+    this.run = run;
+  }
+
+  /** The job ends now, for {@code why} (null: it succeeded). */
+  void ended(String why) {
+    failureInfo = why;
+    finishTime = System.currentTimeMillis();
+  }
+
+  org.apache.hadoop.mapred.JobStatus status(JobStatus.State shown) {
+    TaskScheduler s = scheduler;
+    float map = s == null ? 0 : s.counts(true).progress();
+    float reduce = s == null ? 0 : s.counts(false).progress();
+    return HamBridge.jobStatus(id, setupProgress, map, reduce, cleanupProgress,
+        shown.getValue(), user, conf.getJobName(), jobFile, startTime, finishTime,
+        failureInfo, trackingUrl());
+  }
+
+  /**
+   * What the client prints as "The url to track the job": there is no web UI, so the commands
+   * that follow the job.
+   */
+  private String trackingUrl() {
+    String slurmJob = System.getenv("SLURM_JOB_ID");
+    return (slurmJob == null ? "" : "`ham status " + slurmJob + "` or ")
+        + "`mapred job -status " + id + "`";
+  }
+
+  Counters counters() {
+    JobCounters c = counters;
+    return c == null ? new Counters() : c.total();
+  }
+
+  /** The status record; {@code canResume}: the job stopped and `ham submit --resume` goes on. */
+  Map<String, Object> record(JobStatus.State shown, boolean canResume) {
+    JobOutput o = output;
+    DriverServices d = services;
+    StatusRecord.Job job = new StatusRecord.Job(id.toString(), conf.getJobName(), user,
+        shown.name(), startTime, finishTime, failureInfo,
+        o == null ? null : o.localDir(), o != null && o.createsDir(),
+        d == null ? 0 : d.launcher.runnersStarted(), d == null ? 0 : d.launcher.launches(),
+        d == null ? List.of() : d.launcher.pids(),
+        new StatusRecord.Resume(run, recovered, canResume));
+    return StatusRecord.build(job, scheduler, new org.apache.hadoop.mapreduce.Counters(
+        counters()), ids);
+  }
+}

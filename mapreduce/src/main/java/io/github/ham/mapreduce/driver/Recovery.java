@@ -1,0 +1,120 @@
+package io.github.ham.mapreduce.driver;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.MapOutputCheck;
+import io.github.ham.mapreduce.history.JobHistoryLog;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.CryptoUtils;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a resumed run takes over from the run before it, as the MRAppMaster's recovery does:
+ * the tasks that run's history records as SUCCEEDED (a history cut short by a kill parses up
+ * to the cut). A map of a job with reduces is kept if its output on the shared file system is
+ * whole (HAM keeps map output there, not on a NodeManager's disk) and not encrypted with the
+ * lost run's key; a reduce, or a map of a map-only job, if the committer recovers its
+ * committed output. Everything else runs again.
+ */
+final class Recovery {
+  private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
+
+  /** A task an earlier run finished. */
+  record Done(AttemptKey attempt, TaskAttemptID id, String node, long taskStart, long start,
+      long finish, Counters counters) {
+  }
+
+  /** The earlier runs (as the history's AM attempts), their job's times, the tasks to keep. */
+  record Plan(List<AMInfo> runs, long submitTime, long launchTime, List<Done> done) {
+    /** Nothing to take over (a first run, or an earlier run's commit decided the job). */
+    static final Plan NONE = new Plan(List.of(), 0, 0, List.of());
+  }
+
+  private Recovery() {
+  }
+
+  /**
+   * What an earlier run's commit markers decide, as MRAppMaster reads them: SUCCEEDED if the
+   * commit ended, FAILED if it failed, FAILED if it started and cannot simply be done again
+   * (FileOutputCommitter v1: the output may be half merged); null if the job goes on.
+   */
+  static JobStatus.State committed(JobOutput output, int run) throws IOException {
+    if (output.committed(JobDirs.COMMIT_SUCCESS)) {
+      LOG.info("Run {}: the commit of an earlier run ended; the job succeeded", run);
+      return JobStatus.State.SUCCEEDED;
+    }
+    if (output.committed(JobDirs.COMMIT_FAIL)) {
+      return JobStatus.State.FAILED;
+    }
+    if (output.committed(JobDirs.COMMIT_STARTED)) {
+      if (!output.commitRepeatable()) {
+        return JobStatus.State.FAILED;
+      }
+      LOG.info("Run {}: an earlier run's commit did not end; it is done again", run);
+    }
+    return null;
+  }
+
+
+  /**
+   * The plan for run {@code run} from the history of run - 1: only what can be kept
+   * ({@code output} recovers committed task output; map outputs are checked here).
+   */
+  static Plan plan(JobConf conf, JobDirs dirs, AttemptIds ids, int run, JobOutput output)
+      throws IOException {
+    File previous = JobHistoryLog.jhist(dirs.history(), ids.job().toString(), run - 1);
+    if (!previous.isFile()) {
+      LOG.warn("No history of run {} of {}: every task runs again", run - 1, ids.job());
+      return Plan.NONE;
+    }
+    JobInfo info = new JobHistoryParser(FileSystem.getLocal(new Configuration(false)).getRaw(),
+        new Path(previous.getPath())).parse();
+    int reduces = conf.getNumReduceTasks();
+    boolean mapsEncrypted = CryptoUtils.isEncryptedSpillEnabled(conf);
+    List<Done> done = new ArrayList<>();
+    int lost = 0;
+    for (TaskInfo t : info.getAllTasks().values()) {
+      TaskAttemptID a = t.getSuccessfulAttemptId();
+      TaskAttemptInfo attempt = a == null ? null : t.getAllTaskAttempts().get(a);
+      if (!"SUCCEEDED".equals(t.getTaskStatus()) || attempt == null) {
+        continue;
+      }
+      AttemptKey key = ids.keyOf(a);
+      boolean keep;
+      if (key.isMap() && reduces > 0) {
+        keep = !mapsEncrypted && MapOutputCheck.intact(dirs.attemptOutput(a.toString()),
+            reduces, conf);
+      } else {
+        keep = output.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(a));
+      }
+      if (keep) {
+        done.add(new Done(key, a, attempt.getHostname(), t.getStartTime(),
+            attempt.getStartTime(), attempt.getFinishTime(), attempt.getCounters()));
+      } else {
+        lost++;
+      }
+    }
+    LOG.info("Run {} of {} keeps {} tasks of run {} ({} finished there but must run again)",
+        run, ids.job(), done.size(), run - 1, lost);
+    return new Plan(info.getAMInfos() == null ? List.of() : info.getAMInfos(),
+        info.getSubmitTime(), info.getLaunchTime(), done);
+  }
+}

@@ -1,0 +1,47 @@
+package io.github.ham.mapreduce.driver.slurm;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs {@code scontrol show ...} for the driver's questions to Slurm (nodes, its job). */
+final class Scontrol {
+  private static final Logger LOG = LoggerFactory.getLogger(Scontrol.class);
+
+  /** What scontrol printed, and whether it exited 0. */
+  record Answer(boolean ok, String text) {
+  }
+
+  private Scontrol() {
+  }
+
+  /**
+   * {@code scontrol show ARGS}; null when scontrol cannot be run or takes more than 10 s (the
+   * controller may be busy: callers then assume nothing).
+   */
+  static Answer show(String scontrol, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(scontrol, "show"));
+    cmd.addAll(List.of(args));
+    try {
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      p.getOutputStream().close();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return null;
+      }
+      return new Answer(p.exitValue() == 0, new String(out, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      LOG.warn("Cannot run {}: {}", cmd, e.toString());
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+}

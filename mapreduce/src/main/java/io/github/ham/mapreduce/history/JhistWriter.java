@@ -1,0 +1,50 @@
+package io.github.ham.mapreduce.history;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.mapreduce.jobhistory.Event;
+import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
+
+/**
+ * A {@code .jhist} file: the same bytes as Hadoop's EventWriter in binary mode (its write
+ * method is not public), readable by JobHistoryParser, the JobHistoryServer and
+ * `mapred job -history`. A file cut short (the driver killed) still parses up to the cut.
+ */
+final class JhistWriter implements Closeable {
+  private final FSDataOutputStream out;
+  private final BinaryEncoder encoder;
+  private final DatumWriter<Event> datum = new SpecificDatumWriter<>(Event.class);
+
+  JhistWriter(FSDataOutputStream out) throws IOException {
+    this.out = out;
+    out.writeBytes("Avro-Binary\n");  // EventWriter.VERSION_BINARY
+    out.writeBytes(Event.SCHEMA$.toString());
+    out.writeBytes("\n");
+    this.encoder = EncoderFactory.get().binaryEncoder(out, null);
+  }
+
+  void write(HistoryEvent event) throws IOException {
+    Event wrapper = new Event();
+    wrapper.setType(event.getEventType());
+    wrapper.setEvent(event.getDatum());
+    datum.write(wrapper, encoder);
+  }
+
+  /** What is written so far reaches the file (a resume reads up to here). */
+  void flush() throws IOException {
+    encoder.flush();
+    out.hflush();
+  }
+
+  @Override
+  public void close() throws IOException {
+    encoder.flush();
+    out.close();
+  }
+}

@@ -1,0 +1,377 @@
+package io.github.ham.mapreduce.history;
+
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.github.ham.mapreduce.common.RunnerId;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.jobhistory.AMStartedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JobFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JobInfoChangeEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JobInitedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JobSubmittedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JobUnsuccessfulCompletionEvent;
+import org.apache.hadoop.mapreduce.jobhistory.MapAttemptFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.ReduceAttemptFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStartedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptUnsuccessfulCompletionEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskFailedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskStartedEvent;
+import org.apache.hadoop.mapreduce.util.MRJobConfUtil;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
+import org.apache.hadoop.mapreduce.v2.jobhistory.FileNameIndexUtils;
+import org.apache.hadoop.mapreduce.v2.jobhistory.JobIndexInfo;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job's history in Hadoop's own format, as the MRAppMaster's JobHistoryEventHandler writes
+ * it: {@code history/<jobid>_<run>.jhist} and {@code <jobid>_<run>_conf.xml} while the job runs,
+ * and, once it has ended, the three files a JobHistoryServer picks up ({@code <done name>.jhist},
+ * {@code <jobid>_conf.xml}, {@code <jobid>.summary}) in {@code history/done/}, which
+ * `ham history-server` publishes. Without YARN the application attempt is the run (1, or the
+ * resume's number) and each runner stands for a container. Events are written by one thread;
+ * a failure to write history is logged and never fails the job.
+ */
+public final class JobHistoryLog {
+  private static final Logger LOG = LoggerFactory.getLogger(JobHistoryLog.class);
+  /** Written as ports: no NodeManager web server (-1 keeps `-history -format json` working). */
+  private static final int NO_PORT = -1;
+  private static final String RACK = "/default-rack";
+  public static final String DONE = "done";
+
+  private final JobID id;
+  private final JobConf conf;
+  private final File dir;
+  private final String user;
+  private final int run;
+  private final ApplicationAttemptId appAttempt;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "ham-history");
+    t.setDaemon(true);
+    return t;
+  });
+  private final FileSystem fs;
+  private final Set<TaskID> started = new HashSet<>();
+  /** The attempt each ended task ended with (a map may end again after its output is lost). */
+  private final Map<TaskID, TaskAttemptID> ended = new HashMap<>();
+  private final Map<TaskID, Long> startTimes = new HashMap<>();
+  private JhistWriter out;
+  private long submitTime;
+  private long launchTime;
+  private long firstMapLaunch;
+  private long firstReduceLaunch;
+
+  public JobHistoryLog(JobID id, JobConf conf, File dir, String user, int run)
+      throws IOException {
+    this.id = id;
+    this.conf = conf;
+    this.dir = dir;
+    this.user = user;
+    this.run = run;
+    this.appAttempt = ApplicationAttemptId.newInstance(ApplicationId.newInstance(
+        Long.parseLong(id.getJtIdentifier()), id.getId()), run);
+    // Raw: no .crc beside a file that grows (a stale one would fail the next read).
+    this.fs = FileSystem.getLocal(new Configuration(false)).getRaw();
+  }
+
+  /** The history file of this run. */
+  public File jhist() {
+    return jhist(dir, id.toString(), run);
+  }
+
+  /** The history file of run {@code run} of a job (in its history directory). */
+  public static File jhist(File dir, String jobId, int run) {
+    return new File(dir, jobId + "_" + run + ".jhist");
+  }
+
+  /** The number of the next run of a job: one more than the last its history has. */
+  public static int nextRun(File dir, String jobId) {
+    int run = 1;
+    while (jhist(dir, jobId, run).isFile()) {
+      run++;
+    }
+    return run;
+  }
+
+  private void submit(String what, IoAction action) {
+    writer.execute(() -> {
+      try {
+        action.run();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
+      }
+    });
+  }
+
+  private interface IoAction {
+    void run() throws IOException;
+  }
+
+  private void write(HistoryEvent e) throws IOException {
+    if (out != null) {
+      out.write(e);
+    }
+  }
+
+  /**
+   * The job was submitted and its tasks are known: the file starts, with the earlier runs'
+   * driver attempts first (a resumed run; as the MRAppMaster's attempt N lists attempts 1..N-1).
+   */
+  public void submitted(long submitTime, long launchTime, int maps, int reduces,
+      List<AMInfo> earlierRuns) {
+    this.submitTime = submitTime;
+    this.launchTime = launchTime;
+    submit("the job's start", () -> {
+      fs.mkdirs(new Path(dir.getPath()));
+      JobConf redacted = new JobConf(conf);
+      MRJobConfUtil.redact(redacted);
+      try (OutputStream o = fs.create(new Path(dir.getPath(), id + "_" + run + "_conf.xml"),
+          true)) {
+        redacted.writeXml(o);
+      }
+      out = new JhistWriter(fs.create(new Path(jhist().getPath()), true));
+      String host = InetAddress.getLocalHost().getHostName();
+      for (AMInfo r : earlierRuns) {
+        write(new AMStartedEvent(r.getAppAttemptId(), r.getStartTime(), r.getContainerId(),
+            r.getNodeManagerHost(), NO_PORT, NO_PORT, submitTime));
+      }
+      write(new AMStartedEvent(appAttempt, System.currentTimeMillis(),
+          ContainerId.newContainerId(appAttempt, 1), host, NO_PORT, NO_PORT, submitTime));
+      write(new JobSubmittedEvent(id, conf.getJobName(), user, submitTime,
+          new File(dir.getParentFile(), "job.xml").toURI().toString(), new HashMap<>(),
+          conf.get(MRJobConfig.QUEUE_NAME, "default"), conf.get(MRJobConfig.WORKFLOW_ID, ""),
+          conf.get(MRJobConfig.WORKFLOW_NAME, ""), conf.get(MRJobConfig.WORKFLOW_NODE_NAME, ""),
+          "", conf.get(MRJobConfig.WORKFLOW_TAGS, "")));
+      write(new JobInitedEvent(id, launchTime, maps, reduces, "INITED", false));
+      write(new JobInfoChangeEvent(id, submitTime, launchTime));
+      out.flush();
+    });
+  }
+
+  /**
+   * A task an earlier run finished, kept by this one: its events are written again with their
+   * first times and counters, so that this run's file tells the whole job.
+   */
+  public void recovered(TaskAttemptID attempt, String node, long taskStart, long start,
+      long finish, Counters counters) {
+    submit("a recovered task", () -> {
+      TaskID task = attempt.getTaskID();
+      started.add(task);
+      startTimes.put(task, taskStart);
+      write(new TaskStartedEvent(task, taskStart, task.getTaskType(), ""));
+      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
+          NO_PORT, ContainerId.newContainerId(appAttempt, 1), "OFF_SWITCH", "VIRGIN"));
+      if (task.getTaskType() == TaskType.MAP) {
+        write(new MapAttemptFinishedEvent(attempt, TaskType.MAP, "SUCCEEDED", finish, finish,
+            node, NO_PORT, RACK, "map", counters, null, start));
+      } else {
+        write(new ReduceAttemptFinishedEvent(attempt, TaskType.REDUCE, "SUCCEEDED", finish,
+            finish, finish, node, NO_PORT, RACK, "reduce", counters, null, start));
+      }
+      ended.put(task, attempt);
+      write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), "SUCCEEDED",
+          counters, taskStart));
+    });
+  }
+
+  /**
+   * The job stopped before it finished (it may be resumed): what is written so far is kept,
+   * without a final event and without publishing, as the MRAppMaster leaves a killed attempt's
+   * file for the next attempt to read.
+   */
+  public void stopped() {
+    submit("the job's stop", () -> {
+      if (out != null) {
+        out.close();
+        out = null;
+      }
+    });
+    writer.shutdown();
+    try {
+      writer.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A runner took an attempt: its task starts with its first attempt. */
+  public void attemptStarted(TaskAttemptID attempt, String runnerId, long start,
+      boolean speculative) {
+    submit("an attempt's start", () -> {
+      TaskID task = attempt.getTaskID();
+      if (started.add(task)) {
+        startTimes.put(task, start);
+        write(new TaskStartedEvent(task, start, task.getTaskType(), ""));
+      }
+      if (task.getTaskType() == TaskType.MAP && firstMapLaunch == 0) {
+        firstMapLaunch = start;
+      } else if (task.getTaskType() == TaskType.REDUCE && firstReduceLaunch == 0) {
+        firstReduceLaunch = start;
+      }
+      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start,
+          RunnerId.nodeOf(runnerId), NO_PORT, NO_PORT, container(runnerId),
+          "OFF_SWITCH", speculative ? "SPECULATIVE" : "VIRGIN"));
+    });
+  }
+
+  /** One container per runner JVM: 2 + generation x 10000 + its rank (1 is the driver). */
+  private ContainerId container(String runnerId) {
+    String slot = RunnerId.slotOf(runnerId);
+    long n = 0;
+    try {
+      int dash = slot.indexOf("-p");
+      n = Long.parseLong(slot.substring(1, dash)) * 10_000 + Long.parseLong(slot.substring(dash + 2));
+    } catch (RuntimeException e) {
+      // Not a launcher's slot name: the first runner container.
+    }
+    return ContainerId.newContainerId(appAttempt, 2 + n);
+  }
+
+  /** An attempt ended (SUCCEEDED, FAILED or KILLED). */
+  public void attemptEnded(TaskAttemptID attempt, String state, String node, long start,
+      long finish, String error, Counters counters) {
+    submit("an attempt's end", () -> {
+      TaskType type = attempt.getTaskType();
+      if (!started.contains(attempt.getTaskID())) {
+        return;  // never started in this file (cannot happen; the HS would fail on it)
+      }
+      if (!state.equals("SUCCEEDED")) {
+        write(new TaskAttemptUnsuccessfulCompletionEvent(attempt, type, state, finish, node,
+            NO_PORT, RACK, error == null ? "" : error, counters, null, start));
+      } else if (type == TaskType.MAP) {
+        write(new MapAttemptFinishedEvent(attempt, type, state, finish, finish, node, NO_PORT,
+            RACK, "map", counters, null, start));
+      } else {
+        write(new ReduceAttemptFinishedEvent(attempt, type, state, finish, finish, finish, node,
+            NO_PORT, RACK, "reduce", counters, null, start));
+      }
+    });
+  }
+
+  /**
+   * A task ended: SUCCEEDED with {@code attempt}, or FAILED (used up its attempts) or KILLED
+   * (the job ended first), the last attempt being {@code attempt}. Flushed: once a task's end is
+   * in the file, a resume need not run it again.
+   */
+  public void taskEnded(TaskID task, String state, TaskAttemptID attempt, long finish,
+      String error, Counters counters) {
+    submit("a task's end", () -> {
+      if (!started.contains(task) || (ended.containsKey(task)
+          && java.util.Objects.equals(ended.get(task), attempt))) {
+        return;
+      }
+      ended.put(task, attempt);
+      long start = startTimes.getOrDefault(task, finish);
+      if (state.equals("SUCCEEDED")) {
+        write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state, counters,
+            start));
+      } else {
+        write(new TaskFailedEvent(task, finish, task.getTaskType(), error == null ? "" : error,
+            state, attempt, counters, start));
+      }
+      if (out != null) {
+        out.flush();
+      }
+    });
+  }
+
+  /**
+   * The job ended in {@code state} (SUCCEEDED, FAILED, KILLED): the last events, then the files
+   * a JobHistoryServer reads, in history/done/. Waits (up to 30 s) until written: the JVM may
+   * exit as soon as the job's end is known.
+   */
+  public void jobEnded(String state, long finish, JobTotals t, List<String> diagnostics,
+      List<TaskID> unfinished) {
+    submit("the job's end", () -> {
+      for (TaskID task : unfinished) {
+        if (started.contains(task) && !ended.containsKey(task)) {
+          ended.put(task, null);
+          write(new TaskFailedEvent(task, finish, task.getTaskType(), "the job ended", "KILLED",
+              null, new Counters(), startTimes.getOrDefault(task, finish)));
+        }
+      }
+      if (state.equals("SUCCEEDED")) {
+        write(new JobFinishedEvent(id, finish, t.succeeded()[0], t.succeeded()[1], t.failed()[0],
+            t.failed()[1], t.killed()[0], t.killed()[1], t.maps(), t.reduces(), t.total()));
+      } else {
+        write(new JobUnsuccessfulCompletionEvent(id, finish, t.succeeded()[0], t.succeeded()[1],
+            t.failed()[0], t.failed()[1], t.killed()[0], t.killed()[1], state, diagnostics));
+      }
+      if (out != null) {
+        out.close();
+        out = null;
+      }
+      publish(state, finish, t);
+    });
+    writer.shutdown();
+    try {
+      if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+        LOG.warn("Job history of {} not complete after 30 s", id);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * history/done/: the .jhist under the name JobHistoryServers index by, the configuration and
+   * the summary, each written under a temporary name first (the .jhist last), as the
+   * MRAppMaster moves them into the server's intermediate directory.
+   */
+  private void publish(String state, long finish, JobTotals t) throws IOException {
+    Path done = new Path(new File(dir, DONE).getPath());
+    fs.mkdirs(done);
+    JobIndexInfo index = new JobIndexInfo(submitTime, finish, user, conf.getJobName(),
+        TypeConverter.toYarn(id), t.succeeded()[0], t.succeeded()[1], state,
+        conf.get(MRJobConfig.QUEUE_NAME, "default"));
+    index.setJobStartTime(launchTime);
+    String jhistName = FileNameIndexUtils.getDoneFileName(index,
+        conf.getInt("mapreduce.jobhistory.jobname.limit", 50));
+    Path summary = new Path(done, id + ".summary");
+    try (DataOutputStream o = fs.create(suffix(summary), true)) {
+      o.writeUTF(JobSummary.line(id, submitTime, launchTime, firstMapLaunch, firstReduceLaunch,
+          finish, conf, t, user, state));
+    }
+    fs.rename(suffix(summary), summary);
+    Path confXml = new Path(done, id + "_conf.xml");
+    fs.delete(confXml, false);
+    fs.rename(new Path(dir.getPath(), id + "_" + run + "_conf.xml"), suffix(confXml));
+    fs.rename(suffix(confXml), confXml);
+    Path jhistDone = new Path(done, jhistName);
+    org.apache.hadoop.fs.FileUtil.copy(fs, new Path(jhist().getPath()), fs, suffix(jhistDone),
+        false, true, new Configuration(false));
+    fs.rename(suffix(jhistDone), jhistDone);
+  }
+
+  private static Path suffix(Path p) {
+    return new Path(p.getParent(), p.getName() + "_tmp");
+  }
+}

@@ -1,0 +1,100 @@
+package io.github.ham.mapreduce.runner;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.JobResources;
+
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.HamBridge;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.ReduceTask;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.StringUtils;
+
+/**
+ * A task's configuration and working directory in a runner, as YarnChild builds them for a
+ * container: credentials, where its map output goes, its distributed cache, the map outputs a
+ * reduce reads from the shared file system, and its job.xml. Pure setup, no task run.
+ */
+final class TaskSetup {
+  private static final String FS_FILE_IMPL = "fs.file.impl";
+
+  private TaskSetup() {
+  }
+
+  /** The task's configuration, as YarnChild.configureTask builds it for a container. */
+  static Map<TaskAttemptID, MapOutputFile> configure(JobConf job, Task task, RunnerJob shared,
+      JobDirs dirs, File workDir, Credentials credentials, Token<JobTokenIdentifier> token)
+      throws IOException {
+    JobResources resources = shared.resources();
+    String attempt = task.getTaskID().toString();
+    job.setCredentials(credentials);
+    job.setBoolean("ipc.client.tcpnodelay", true);
+    // The job's run, as YarnChild sets it from the container (run r numbers its attempts from
+    // (r - 1) x 1000): the committer's task paths must agree with the driver's commitJob.
+    job.setInt(MRJobConfig.APPLICATION_ATTEMPT_ID, task.getTaskID().getId() / 1000 + 1);
+    job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
+        MapOutputFile.class);
+    if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
+      // Hadoop's local file system without a chmod process per created file.
+      job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
+    }
+    File output = dirs.attemptOutput(attempt);
+    Files.createDirectories(output.toPath());
+    job.set(HamConfig.TASK_OUTPUT_DIR, output.getAbsolutePath());
+    job.set(MRConfig.LOCAL_DIR, new File(output, "local").getAbsolutePath());
+    job.set(MRJobConfig.JOB_LOCAL_DIR, workDir.getAbsolutePath());
+    if (HamBridge.userOf(task) != null) {
+      job.setUser(HamBridge.userOf(task));
+    }
+    task.setJobTokenSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.setShuffleSecret(JobTokenSecretManager.createSecretKey(token.getPassword()));
+    task.localizeConfiguration(job);
+    resources.link(workDir);
+    resources.setLocalCachePaths(job, workDir);
+    Map<TaskAttemptID, MapOutputFile> mapFiles = null;
+    if (task instanceof ReduceTask) {
+      mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job, dirs);
+      ((ReduceTask) task).setLocalMapFiles(mapFiles);
+      // The shuffle waits for mapreduce.job.maps outputs: only those that exist (maps failed
+      // within mapreduce.map.failures.maxpercent have none), as YARN reduces skip failed maps.
+      job.setNumMapTasks(mapFiles.size());
+    }
+    // The task's job.xml in its working directory, as YarnChild writes it (with the job's
+    // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).
+    File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
+    try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
+      shared.jobXmlWriter().write(job, out);
+    }
+    task.setJobFile(localJobFile.getAbsolutePath());
+    task.setConf(job);
+    return mapFiles;
+  }
+
+  private static Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job,
+      JobDirs dirs) {
+    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    for (String a : StringUtils.getTrimmedStrings(attempts)) {
+      TaskAttemptID id = TaskAttemptID.forName(a);
+      files.put(id, new SharedMapOutputFile(
+          new Path(dirs.attemptOutput(a).getAbsolutePath()), job));
+    }
+    return files;
+  }
+}

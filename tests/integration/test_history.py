@@ -1,0 +1,119 @@
+"""Job history that outlives the allocation: after a job, `mapred job -history` prints it from
+the .jhist HAM wrote, and `ham history-server` (Hadoop's own JobHistoryServer) serves it over
+REST (checked with yarn-api-client's HistoryServer client) and in its web UI (headless
+Chromium: a screenshot of the job page, the pages' text checked for the job and its counters)."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+from yarn_api_client.history_server import HistoryServer
+
+from tests.integration.conftest import wait_for
+from tests.integration.test_runtime import EXAMPLES
+
+CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def job(cluster, tmp_path_factory) -> dict:
+    """A finished wordcount (3 maps, 2 reduces); its job directory stays (retention logs)."""
+    d = tmp_path_factory.mktemp("history")
+    (d / "in").mkdir()
+    for i in range(3):
+        (d / "in" / f"f{i}").write_text(" ".join(f"w{(i + j) % 13}" for j in range(400)) + "\n")
+    (d / "shared").mkdir()
+    env = {**cluster, "HAM_SHARED_ROOT": str(d / "shared")}
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", "hadoop", "jar",
+                        str(EXAMPLES), "wordcount", "-D", "mapreduce.job.reduces=2", "in", "out"],
+                       cwd=d, env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    status_file = next((d / "shared").glob("*/*/jobs/*/status.json"))
+    return {"dir": d, "env": env, "status": json.loads(status_file.read_text()),
+            "job_dir": status_file.parent}
+
+
+def test_mapred_job_history_prints_the_job(job):
+    jhist = next((job["job_dir"] / "history").glob("*.jhist"))
+    r = subprocess.run([sys.executable, "-m", "ham", "hadoop", "job", "-history", str(jhist)],
+                       env=job["env"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
+    status = job["status"]
+    assert f"Hadoop job: {status['job_id']}" in r.stdout
+    assert "Status: SUCCEEDED" in r.stdout
+    records = status["counters"]["org.apache.hadoop.mapreduce.TaskCounter"]["MAP_INPUT_RECORDS"]
+    assert re.search(rf"\|Map input records\s*\|{records:,}\s*\|0\s*\|{records:,}", r.stdout), \
+        r.stdout[:3000]
+    assert re.search(r"Map\s+3\s+3\s+0\s+0", r.stdout) and re.search(r"Reduce\s+2\s+2\s+0\s+0",
+                                                                     r.stdout), r.stdout[-3000:]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_history_server_serves_the_job(job, tmp_path):
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "ham", "history-server", "--port", str(port)],
+                              env=job["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    status = job["status"]
+    job_id = status["job_id"]
+    try:
+        line = server.stdout.readline()
+        assert line.startswith(f"JobHistoryServer: http://127.0.0.1:{port}/jobhistory"), \
+            line + server.stderr.read() if server.poll() is not None else line
+        hs = HistoryServer(f"http://127.0.0.1:{port}")
+        listed = wait_for(lambda: [j for j in (hs.jobs().data["jobs"] or {}).get("job", [])
+                                   if j["id"] == job_id], 60, "the job in the server's list")
+        assert listed[0]["state"] == "SUCCEEDED" and listed[0]["mapsTotal"] == 3
+        detail = hs.job(job_id).data["job"]
+        assert detail["reducesCompleted"] == 2 and detail["user"] == status["user"]
+        counters = {c["name"]: c["totalCounterValue"]
+                    for g in hs.job_counters(job_id).data["jobCounters"]["counterGroup"]
+                    for c in g["counter"]}
+        for name in ("MAP_INPUT_RECORDS", "REDUCE_OUTPUT_RECORDS"):
+            assert counters[name] == \
+                status["counters"]["org.apache.hadoop.mapreduce.TaskCounter"][name], name
+        tasks = hs.job_tasks(job_id).data["tasks"]["task"]
+        assert sorted(t["type"] for t in tasks) == ["MAP"] * 3 + ["REDUCE"] * 2
+        attempts = hs.task_attempts(job_id, tasks[0]["id"]).data["taskAttempts"]["taskAttempt"]
+        assert attempts[0]["state"] == "SUCCEEDED" and attempts[0]["nodeHttpAddress"]
+
+        # The web UI, as a browser shows it.
+        shot = tmp_path / "job.png"
+        page = f"http://127.0.0.1:{port}/jobhistory/job/{job_id}"
+        subprocess.run([*CHROMIUM, f"--user-data-dir={tmp_path / 'profile'}",
+                        "--window-size=1280,900", f"--screenshot={shot}", page],
+                       capture_output=True, timeout=120, check=True)
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+        dom = subprocess.run([*CHROMIUM, f"--user-data-dir={tmp_path / 'profile2'}",
+                              "--dump-dom", page], capture_output=True, text=True,
+                             timeout=120).stdout
+        assert job_id in dom and "SUCCEEDED" in dom and "word count" in dom
+        dom = subprocess.run([*CHROMIUM, f"--user-data-dir={tmp_path / 'profile3'}", "--dump-dom",
+                              f"http://127.0.0.1:{port}/jobhistory/jobcounters/{job_id}"],
+                             capture_output=True, text=True, timeout=120).stdout
+        assert "Map input records" in dom and f"{counters['MAP_INPUT_RECORDS']}" in dom
+
+        # ham status reads the same job directory, with the server running.
+        r = subprocess.run([sys.executable, "-m", "ham", "status", "--json"], env=job["env"],
+                           capture_output=True, text=True, check=True)
+        assert [h["job_id"] for s in json.loads(r.stdout) for h in s["hadoop_jobs"]] == [job_id]
+    finally:
+        server.send_signal(signal.SIGINT)
+        code = server.wait(timeout=60)
+    assert code == 0
+    # HAM's own copy of the history stays with the job, marked as given to the server.
+    assert list((job["job_dir"] / "history").glob("*.jhist"))
+    assert (job["job_dir"] / "history" / "done" / ".published").exists()
