@@ -25,7 +25,7 @@ cat > "$work/strace-java" <<EOS
 exec strace -f -qq -y -e trace=read,write,pread64,pwrite64 -e abbrev=all -s 0 -o $work/trace.\$\$ java "\$@"
 EOS
 chmod +x "$work/strace-java"
-ex=$(ls "$repo"/mapreduce/target/dist/lib/hadoop-mapreduce-examples-*.jar)
+ex=$(ls "$repo"/mapreduce/target/dist/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar)
 for variant in hadoop-4k ham-file ham-lustre; do
     rm -f "$work"/trace.*
     env=(HAM_SHARED_ROOT="$work/shared") extra=() in="$work/in" out="$work/out-$variant"

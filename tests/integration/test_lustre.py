@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DIST, REPO
+from tests.conftest import MAPREDUCE_JARS, REPO
 from tests.integration.test_runtime import concatenated, same_tree
 
-EXAMPLES = next((DIST / "lib").glob("hadoop-mapreduce-examples-*.jar"), None)
+EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
 FAKE_LFS = REPO / "tests" / "fake-lfs"
 ME = getpass.getuser()
 HAL_CORE_SITE = """<?xml version="1.0"?>
