@@ -37,6 +37,7 @@ class Params:
     resume_maps: int = 60
     resume_map_ms: int = 2000
     yarn: bool = True
+    lustre: bool = True              # also run HAM on lustre:// (wordcount, terasort, dfsio)
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
 
     @property
@@ -51,6 +52,23 @@ class Params:
 
 
 ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver", "resume")
+
+# HAM on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same directories
+# as the file:// runs, reached through HAM's Lustre file system (raw, large buffers) instead of
+# Hadoop's checksummed local one. Its variant names: "ham-lustre" (job cases), "lustre" (dfsio).
+LUSTRE_ROOT = WORK
+LUSTRE_VARIANTS = ("ham-lustre", "lustre")
+
+
+def lustre_env(env: dict[str, str]) -> dict[str, str]:
+    return {**env, "HAM_FILESYSTEM": "lustre", "HAM_LUSTRE_ROOT": str(LUSTRE_ROOT)}
+
+
+def on_fs(path: Path, variant: str) -> str:
+    """path as the job of this variant names it: lustre:///<path under WORK>, or the path."""
+    if variant in LUSTRE_VARIANTS:
+        return "lustre:///" + str(path.relative_to(LUSTRE_ROOT))
+    return str(path)
 
 
 # ---- 1. dispatch overhead ----------------------------------------------------------------
@@ -82,7 +100,7 @@ def dispatch_metrics(p: Params, s: Sample) -> dict[str, float]:
 def wordcount_steps(p: Params, variant: str) -> list[Step]:
     src = wordcount_input(p.wc_mb, p.wc_files)
     out = OUT / variant / "wc"
-    return [Step("wordcount", EXAMPLES_JAR, "wordcount", (str(src), str(out)),
+    return [Step("wordcount", EXAMPLES_JAR, "wordcount", (on_fs(src, variant), on_fs(out, variant)),
                  conf=(("mapreduce.job.reduces", str(p.slots)),), clean=(out,))]
 
 
@@ -94,12 +112,13 @@ def terasort_steps(p: Params, variant: str) -> list[Step]:
     # link in the container directory) is looked up there; point it at the output directory,
     # where TeraSort writes that file. HAM and the local runner need no such setting.
     yarn_fix = (("mapreduce.job.working.dir", str(srt)),) if variant == "yarn" else ()
+    g, s, v = (on_fs(x, variant) for x in (gen, srt, val))
     return [
-        Step("teragen", EXAMPLES_JAR, "teragen", (str(p.tera_rows), str(gen)),
+        Step("teragen", EXAMPLES_JAR, "teragen", (str(p.tera_rows), g),
              conf=(("mapreduce.job.maps", str(p.slots)),), clean=(gen, srt, val)),
-        Step("terasort", EXAMPLES_JAR, "terasort", (str(gen), str(srt)),
+        Step("terasort", EXAMPLES_JAR, "terasort", (g, s),
              conf=(("mapreduce.job.reduces", str(p.slots)), *yarn_fix)),
-        Step("teravalidate", EXAMPLES_JAR, "teravalidate", (str(srt), str(val))),
+        Step("teravalidate", EXAMPLES_JAR, "teravalidate", (s, v)),
     ]
 
 
@@ -124,7 +143,7 @@ def dfsio_steps(p: Params, variant: str) -> list[Step]:
     d = dfsio_dir(variant)
     common = ("-nrFiles", str(p.dfsio_files), "-size", f"{p.dfsio_mb}MB",
               "-resFile", str(d / "TestDFSIO_results.log"))
-    conf = (("test.build.data", str(d / "data")),)
+    conf = (("test.build.data", on_fs(d / "data", variant)),)
     return [Step("dfsio-write", TESTS_JAR, "TestDFSIO", ("-write", *common), conf=conf,
                  clean=(d,)),
             Step("dfsio-read", TESTS_JAR, "TestDFSIO", ("-read", *common), conf=conf)]
@@ -157,10 +176,11 @@ def dfsio_metrics(p: Params, s: Sample, variant: str) -> dict[str, float]:
     return m
 
 
-def raw_io(p: Params) -> dict[str, float]:
-    """dd the same files/bytes into the same file system with the same parallelism: writes
-    with fdatasync, reads after dropping the page cache (as the HAM run does)."""
-    d = dfsio_dir("raw")
+def raw_io(p: Params, variant: str) -> dict[str, float]:
+    """dd the same files/bytes into the directory where the variant's TestDFSIO wrote its files
+    (test.build.data/io_data), with the same parallelism: writes with fdatasync, reads after
+    dropping the page cache (as the HAM run does)."""
+    d = dfsio_dir(variant) / "data" / "io_data"
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
     files = [d / f"f{i}" for i in range(p.dfsio_files)]

@@ -32,6 +32,8 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--cases", help=f"comma list of {','.join(C.ALL_CASES)}")
     ap.add_argument("--no-yarn", action="store_true", help="skip the ephemeral YARN baseline")
     ap.add_argument("--yarn", action="store_true", help="include YARN (default except --quick)")
+    ap.add_argument("--no-lustre", action="store_true",
+                    help="skip HAM on lustre:// (variants ham-lustre and lustre)")
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
@@ -43,7 +45,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     p = C.Params.quick() if a.quick else C.Params()
     for k, v in vars(a).items():
         if v is not None and k not in ("quick", "yarn", "no_yarn", "cases", "out",
-                                       "report_only") \
+                                       "report_only", "no_lustre") \
                 and hasattr(p, k):
             setattr(p, k, v)
     if a.cases:
@@ -55,6 +57,8 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
         p.yarn = True
     if a.no_yarn:
         p.yarn = False
+    if a.no_lustre:
+        p.lustre = False
     if p.rounds < 1:
         ap.error("--rounds must be >= 1")
     return p, a
@@ -97,9 +101,12 @@ def main(argv: list[str]) -> int:
                      if isinstance(v, float)}
             log(f"  {case}/{variant}: {shown}")
 
-    def ham_sample(case: str, rnd: int, s: Sample, metrics: dict[str, Any]) -> None:
+    def ham_sample(case: str, rnd: int, s: Sample, metrics: dict[str, Any],
+                   variant: str = "ham") -> None:
         metrics["e2e_s"] = s.info["e2e_s"]
-        record(case, "ham", rnd, metrics, {"steps": s.steps, **s.info})
+        record(case, variant, rnd, metrics, {"steps": s.steps, **s.info})
+        if variant != "ham":  # start-up is HAM's whatever the file system: counted once
+            return
         record("startup", "ham", rnd, {k: s.info[k] for k in (
                    "startup_s", "teardown_s", "ham_exit_s", "alloc_s", "startup_in_alloc_s")
                    if k in s.info},
@@ -115,13 +122,15 @@ def main(argv: list[str]) -> int:
     for rnd in range(p.rounds):
         log(f"=== round {rnd + 1}/{p.rounds}")
         for case in [c for c in JOB_CASES if c in p.cases]:
-            for variant in ("ham", "local"):
+            lustre = ("ham-lustre",) if p.lustre and case != "dispatch" else ()
+            for variant in ("ham", *lustre, "local"):
                 tag = f"r{rnd}-{case}-{variant}"
                 try:
                     steps = STEPS[case](p, variant)
-                    if variant == "ham":
-                        s = run_ham(steps, env, tag, p.nodes, p.slots_per_node)
-                        ham_sample(case, rnd, s, metrics_for(case, s))
+                    if variant in ("ham", "ham-lustre"):
+                        venv = C.lustre_env(env) if variant == "ham-lustre" else env
+                        s = run_ham(steps, venv, tag, p.nodes, p.slots_per_node)
+                        ham_sample(case, rnd, s, metrics_for(case, s), variant)
                     else:
                         s = run_local(steps, env, tag, p.slots)
                         m = metrics_for(case, s)
@@ -131,16 +140,20 @@ def main(argv: list[str]) -> int:
                     record(case, variant, rnd, error=_err(e))
                 C.cleanup_outputs(variant)
         if "dfsio" in p.cases:
-            try:
-                s = run_ham(C.dfsio_steps(p, "ham"), env, f"r{rnd}-dfsio-ham", p.nodes,
-                            p.slots_per_node, sync=True)
-                ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, "ham"))
-            except Exception as e:
-                record("dfsio", "ham", rnd, error=_err(e))
-            try:
-                record("dfsio", "raw", rnd, C.raw_io(p))
-            except Exception as e:
-                record("dfsio", "raw", rnd, error=_err(e))
+            # file:// then lustre://, each followed by dd in the directory it wrote to
+            for variant, raw in (("ham", "raw"), *((("lustre", "raw-lustre"),) if p.lustre
+                                                   else ())):
+                try:
+                    venv = C.lustre_env(env) if variant == "lustre" else env
+                    s = run_ham(C.dfsio_steps(p, variant), venv, f"r{rnd}-dfsio-{variant}",
+                                p.nodes, p.slots_per_node, sync=True)
+                    ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, variant), variant)
+                except Exception as e:
+                    record("dfsio", variant, rnd, error=_err(e))
+                try:
+                    record("dfsio", raw, rnd, C.raw_io(p, variant))
+                except Exception as e:
+                    record("dfsio", raw, rnd, error=_err(e))
         if "driver" in p.cases:
             try:
                 s = run_ham(C.driver_steps(p, "ham"), env, f"r{rnd}-driver-ham", p.nodes,

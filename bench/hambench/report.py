@@ -24,10 +24,18 @@ PAIRS: list[tuple[str, str, str, str]] = [
     ("terasort", "cmd_s", "ham", "yarn"),
     ("terasort", "e2e_s", "ham", "local"),
     ("terasort", "e2e_s", "ham", "yarn"),
+    ("wordcount", "cmd_s", "ham-lustre", "ham"),
+    ("wordcount", "cmd_s", "ham-lustre", "local"),
+    ("terasort", "cmd_s", "ham-lustre", "ham"),
+    ("terasort", "cmd_s", "ham-lustre", "local"),
     ("dfsio", "write_MBps", "ham", "raw"),
     ("dfsio", "read_MBps", "ham", "raw"),
     ("dfsio", "write_per_file_MBps", "ham", "raw"),
     ("dfsio", "read_per_file_MBps", "ham", "raw"),
+    ("dfsio", "write_MBps", "lustre", "raw-lustre"),
+    ("dfsio", "read_MBps", "lustre", "raw-lustre"),
+    ("dfsio", "write_per_file_MBps", "lustre", "raw-lustre"),
+    ("dfsio", "read_per_file_MBps", "lustre", "raw-lustre"),
     ("startup", "startup_s", "ham", "yarn"),
     ("startup", "teardown_s", "ham", "yarn"),
     ("resume", "total_s", "resumed", "uninterrupted"),
@@ -103,8 +111,15 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
         r = ratio(case, "cmd_s", "yarn", "ham")
         add(f"{case}: YARN/HAM job alone", ">= 1.3x", r, r and r >= 1.3)
     for op in ("write", "read"):
+        r = ratio("dfsio", f"{op}_MBps", "lustre", "raw-lustre")
+        add(f"TestDFSIO through lustre:// {op} / raw dd (aggregate)", ">= 0.9", r, r and r >= 0.9)
+    for op in ("write", "read"):
         r = ratio("dfsio", f"{op}_MBps", "ham", "raw")
-        add(f"TestDFSIO {op} / raw dd (aggregate)", ">= 0.8", r, r and r >= 0.8)
+        add(f"TestDFSIO through file:// {op} / raw dd (aggregate)", ">= 0.8", r, r and r >= 0.8)
+    for case in ("wordcount", "terasort"):
+        r = ratio(case, "cmd_s", "ham-lustre", "ham")
+        add(f"{case}: lustre:// / file:// job time (at least as fast)", "<= 1.0", r,
+            r and r <= 1.0)
     s = _get(summary, "startup", "ham", "startup_s")
     add("start-up: `ham run` to first task running (median)", "< 5 s", s and s.median,
         s and s.median < 5)
@@ -186,7 +201,8 @@ def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colors = {"ham": "#1f77b4", "local": "#ff7f0e", "yarn": "#2ca02c", "raw": "#7f7f7f"}
+    colors = {"ham": "#1f77b4", "local": "#ff7f0e", "yarn": "#2ca02c", "raw": "#7f7f7f",
+              "ham-lustre": "#9467bd", "lustre": "#9467bd", "raw-lustre": "#bcbd22"}
     written = []
     for case, metrics in PLOT_METRICS.items():
         if case not in summary:

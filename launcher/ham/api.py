@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
-from ham import follow, jobpaths, jobs, preflight, proc, render, session
+from ham import follow, fspaths, jobpaths, jobs, preflight, proc, render, session
 from ham import resume as resume_mod
 from ham import settings as settings_mod
 from ham.errors import UsageError
@@ -82,7 +82,8 @@ class Job:
             self._check_resume()
             return
         preflight.check(self.settings, self.command, self.env)
-        jobpaths.check(self.command, os.getcwd(), inputs_may_appear=self.request.starts_later())
+        jobpaths.check(self.command, os.getcwd(), inputs_may_appear=self.request.starts_later(),
+                       resolver=fspaths.Resolver.for_settings(self.settings, os.getcwd()))
         if self.request.partition and not session.within_allocation(self.env):
             preflight.check_partition(self.request.partition, self._slurm.partitions())
 

@@ -18,18 +18,34 @@ RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"
 RUNNERS_PER_NODE = "ham.runners.per.node"
 SRUN = "ham.srun"
+# lustre:// and stripe layouts (rendered into core-site.xml / mapred-site.xml)
+LUSTRE_ROOT = "fs.root.dir"  # HAL's key
+LUSTRE_FILE_STRIPES = "ham.lustre.file.stripes"
+LUSTRE_OUTPUT_STRIPE = "ham.lustre.output.stripe"
+LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe"
 
 # Defaults the launcher's settings share with the runtime (HamConfig.DEFAULT_*).
 DEFAULTS = {
     RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
     SRUN: "srun",
+    LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }
+
+# -- Hadoop keys HAM sets for every job (core-site.xml) ----------------------------------------
+IO_FILE_BUFFER_SIZE = "io.file.buffer.size"
+HAM_IO_FILE_BUFFER_SIZE = 131072
+
+# -- the lustre:// file system (package io.github.ham.mapreduce.lustre) ----------------------
+LUSTRE_SCHEME = "lustre"
+LUSTRE_FS_CLASS = "io.github.ham.mapreduce.lustre.LustreFileSystem"
+LUSTRE_AFS_CLASS = "io.github.ham.mapreduce.lustre.LustreFs"
 
 # -- environment ------------------------------------------------------------------------------
 ENV_JOB_TOKEN = "HAM_JOB_TOKEN"  # the runners' job token; never on a command line
 ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR"
 ENV_JOB_DIR = "HAM_JOB_DIR"  # set by `ham run` and by the SPANK plugin's prolog
+ENV_LUSTRE_MOUNTS = "HAM_LUSTRE_MOUNTS"  # directories treated as Lustre (see ham.lustre)
 
 # -- job directory: <shared_root>/<user>/<slurm job id>[.<n>]/ --------------------------------
 CONF = "conf"

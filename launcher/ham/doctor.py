@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from ham import jobdir, proc
+from ham import fspaths, jobdir, lustre, proc
 from ham.errors import HamError
 from ham.hadoop import bundle_dir, command_argv, find_hadoop, ham_jar
 from ham.java import MIN_JAVA, check_java, java_binary
@@ -80,8 +80,17 @@ def _shared_root(settings: Settings, env: Mapping[str, str]) -> str:
     if free_gb < MIN_FREE_GB:
         raise HamError(f"{root} has only {free_gb:.2f} GiB free (need {MIN_FREE_GB}); "
                        f"free space or set shared_root")
-    kind = "Lustre" if jobdir.is_lustre(root) else "not Lustre (no striping)"
+    kind = "Lustre" if lustre.is_lustre(root, env) else "not Lustre (no striping)"
     return f"{root}: writable, {free_gb:.1f} GiB free, {kind}"
+
+
+def _filesystem(settings: Settings, env: Mapping[str, str]) -> str:
+    root = fspaths.check_lustre_root(settings)
+    if settings["filesystem"] != "lustre":
+        return "file:/// (paths are files on the mounts)" + (
+            f"; lustre:/// = {root}" if root else "")
+    kind = "Lustre" if lustre.is_lustre(root, env) else "not Lustre: raw I/O, no striping"
+    return f"lustre:/// = {root} ({kind})"
 
 
 def run_checks(settings: Settings, slurm: Slurm,
@@ -94,6 +103,7 @@ def run_checks(settings: Settings, slurm: Slurm,
         ("slurm commands", lambda: _slurm_commands(settings, env)),
         ("slurm controller", slurm.ping),
         ("shared root", lambda: _shared_root(settings, env)),
+        ("file system", lambda: _filesystem(settings, env)),
     ]
     results = []
     for name, fn in checks:

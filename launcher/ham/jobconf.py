@@ -14,14 +14,27 @@ from ham.jobdir import JobDir
 from ham.settings import Settings
 
 
-def core_site(jobdir: JobDir) -> dict[str, Any]:
-    return {
-        # The shared file system is the default file system: no HDFS.
-        "fs.defaultFS": "file:///",
+def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        # The shared file system is the default file system: no HDFS. Either its files as
+        # they are (file:///) or HAM's lustre:/// under lustre_root.
+        "fs.defaultFS": nohdfs.default_fs(settings),
         "hadoop.tmp.dir": str(jobdir.tmp),
+        # Hadoop's default buffer, 4 KB, made the map side's spills and file.out (on the shared
+        # file system) go out and be merged in 4 KB system calls; 128 KB as production
+        # clusters set it. Streams of lustre:// buffer more (ham.lustre.buffer.size).
+        c.IO_FILE_BUFFER_SIZE: c.HAM_IO_FILE_BUFFER_SIZE,
+        # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
+        f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
+        f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,
         # hdfs:// fails at once with one line naming the scheme to use (nohdfs.py).
         **nohdfs.core_site(),
     }
+    if settings["lustre_root"]:
+        props[c.LUSTRE_ROOT] = settings["lustre_root"]
+    if settings["file_stripes"]:
+        props[c.LUSTRE_FILE_STRIPES] = settings["file_stripes"]
+    return props
 
 
 def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_host: str,
@@ -38,6 +51,8 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         c.RUNNER_JAVA_OPTS: settings["runner_java_opts"],
         c.RUNNERS_PER_NODE: settings["runners_per_node"],
         c.SRUN: srun,
+        c.LUSTRE_MAP_OUTPUT_STRIPE: settings["map_output_stripe"],
+        **({c.LUSTRE_OUTPUT_STRIPE: settings["output_stripe"]} if settings["output_stripe"] else {}),
     }
 
 

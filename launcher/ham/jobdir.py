@@ -23,12 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from ham import contract as c
-from ham import proc
+from ham import lustre
 from ham.errors import EnvironmentProblem
 
 log = logging.getLogger(__name__)
-
-LUSTRE_MAGIC = "bd00bd0"  # statfs f_type of Lustre (0x0BD00BD0)
 
 
 @dataclass(frozen=True)
@@ -127,11 +125,6 @@ def user_root(shared_root: str, user: str | None = None) -> Path:
     return Path(shared_root) / (user or getpass.getuser())
 
 
-def is_lustre(path: Path) -> bool:
-    res = proc.run(["stat", "-f", "-c", "%t", str(path)], check=False)
-    return res.returncode == 0 and res.stdout.strip() == LUSTRE_MAGIC
-
-
 def check_shared_root(shared_root: str) -> Path:
     root = Path(shared_root)
     try:
@@ -190,9 +183,7 @@ def create(shared_root: str, slurm_job_id: str, stripe_count: int, stripe_size: 
     mine.mkdir(mode=0o700, exist_ok=True)
     path = _claim_preset(preset, mine, slurm_job_id) or _make_unique(mine, slurm_job_id)
     os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
-    if is_lustre(path):
-        proc.run(["lfs", "setstripe", "-c", str(stripe_count), "-S", stripe_size, str(path)],
-                 hint="check stripe_count / stripe_size")
+    lustre.stripe_directory(path, stripe_count, stripe_size, "job directory")
     jobdir = JobDir(path)
     for sub in (jobdir.bin, jobdir.staging, jobdir.tmp, jobdir.local, jobdir.jobs):
         sub.mkdir(mode=0o700, exist_ok=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import glob
 import os
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
 
 from ham.errors import UsageError
+from ham.fspaths import Resolver
 
 # Hadoop's generic options (GenericOptionsParser) that take a value as the next argument.
 GENERIC_WITH_VALUE = {"-D", "-conf", "-fs", "-jt", "-files", "-libjars", "-archives",
@@ -36,12 +36,26 @@ class JobPaths:
     output: str | None = None
 
 
+def sets_own_file_system(args: list[str]) -> bool:
+    """Whether the job's generic options choose its default file system themselves (`-fs`,
+    `-D fs.defaultFS=...`, or a `-conf` file, such as a core-site.xml kept from HAL): where
+    its paths are is then the job's business, and HAM does not check them."""
+    for i, arg in enumerate(args):
+        nxt = args[i + 1] if i + 1 < len(args) else ""
+        if arg in ("-fs", "-conf") or arg.startswith("-Dfs.defaultFS=") or \
+                (arg == "-D" and nxt.startswith("fs.defaultFS=")):
+            return True
+    return False
+
+
 def paths_of(command: list[str]) -> JobPaths:
     """The paths named by `hadoop jar JAR ...` (or `yarn jar`) for jobs HAM understands; empty
     otherwise."""
     if len(command) < 4 or command[:2] not in (["hadoop", "jar"], ["yarn", "jar"]):
         return JobPaths()
     jar, args = os.path.basename(command[2]), command[3:]
+    if sets_own_file_system(args):
+        return JobPaths()
     if jar.startswith("hadoop-streaming"):
         return _streaming(args)
     if jar.startswith("hadoop-mapreduce-examples") and args[0] in EXAMPLES:
@@ -84,15 +98,6 @@ def _streaming(args: list[str]) -> JobPaths:
     return paths
 
 
-def _local(path: str, cwd: str) -> str | None:
-    """path as a local file name (Hadoop's default file system here is file:///), or None
-    when it names another file system, which HAM does not check."""
-    url = urlparse(path)
-    if url.scheme in ("", "file"):
-        return os.path.join(cwd, url.path if url.scheme else path)
-    return None
-
-
 def _exists(local: str) -> bool:
     if "{" in local:
         return True  # Hadoop's {a,b} globs: left to Hadoop
@@ -101,17 +106,21 @@ def _exists(local: str) -> bool:
     return os.path.exists(local)
 
 
-def check(command: list[str], cwd: str, inputs_may_appear: bool = False) -> None:
+def check(command: list[str], cwd: str, inputs_may_appear: bool = False,
+          resolver: Resolver | None = None) -> None:
     """Refuse a missing input (unless inputs_may_appear: a job that waits for another one)
-    or an existing output, as Hadoop would once the job runs."""
+    or an existing output, as Hadoop would once the job runs. resolver says where the job's
+    paths are (default: file:///, relative to cwd); paths on other file systems are not checked."""
+    resolver = resolver or Resolver(cwd=cwd)
+    relative_to = os.path.normpath(resolver.local(".") or cwd)
     paths = paths_of(command)
     for given in [] if inputs_may_appear else paths.inputs:
-        local = _local(given, cwd)
+        local = resolver.local(given)
         if local is not None and not _exists(local):
             raise UsageError(f"input path does not exist: {given} (check the job's arguments; "
-                             f"relative paths are taken from {cwd})")
+                             f"relative paths are taken from {relative_to})")
     if paths.output is not None:
-        local = _local(paths.output, cwd)
+        local = resolver.local(paths.output)
         if local is not None and os.path.lexists(local):
             raise UsageError(f"output path already exists: {paths.output} (Hadoop never "
                              "overwrites a job's output: remove it or choose another path)")

@@ -17,6 +17,7 @@ import os
 import re
 from typing import Any, Mapping
 
+from ham import contract as c
 from ham.errors import UsageError
 
 # The file system class that refuses hdfs:// (common/HdfsRefused.java).
@@ -29,7 +30,7 @@ _HDFS_ARG = re.compile(r"(^|[=,])hdfs:", re.IGNORECASE)
 
 def default_fs(settings: Mapping[str, Any]) -> str:
     """The jobs' fs.defaultFS: lustre:/// with filesystem = lustre, else file:///."""
-    return "lustre:///" if settings.get("filesystem") == "lustre" else "file:///"
+    return f"{c.LUSTRE_SCHEME}:///" if settings.get("filesystem") == c.LUSTRE_SCHEME else "file:///"
 
 
 def refusal(fs_default: str) -> str:

@@ -6,7 +6,7 @@ import os
 import shutil
 from typing import Mapping
 
-from ham import jobdir, nohdfs
+from ham import fspaths, jobdir, nohdfs
 from ham.errors import UsageError
 from ham.hadoop import COMMANDS, check_jar, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -22,6 +22,7 @@ def check(settings: Settings, command: list[str], env: Mapping[str, str] | None 
     if settings["framework"] == "ham":
         ham_jar(settings)
     jobdir.check_shared_root(settings["shared_root"])
+    fspaths.check_lustre_root(settings)
     # hadoop, mapred, yarn and hdfs are provided by HAM inside the job; anything else must
     # exist already.
     if command[0] not in COMMANDS and shutil.which(command[0], path=env.get("PATH")) is None:

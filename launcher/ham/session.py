@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from ham import contract, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
+from ham import contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -59,9 +59,19 @@ def _allocation_id(env: Mapping[str, str]) -> str:
     return job_id
 
 
+def _lustre_home(settings: Settings) -> None:
+    """With filesystem = lustre: lustre_root must be a directory (one line if not, before any
+    job directory is made), and relative paths go to <lustre_root>/user/<name>, made here."""
+    if fspaths.check_lustre_root(settings) and settings["filesystem"] == contract.LUSTRE_SCHEME:
+        problem = fspaths.ensure_lustre_home(fspaths.Resolver.for_settings(settings, "."))
+        if problem:
+            log.warning("%s", problem)
+
+
 def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
     """Create the job directory, render its configuration and the command's environment."""
     job_id = _allocation_id(env)
+    _lustre_home(settings)
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
     prepared = _render(settings, slurm, env, jd)
@@ -74,6 +84,7 @@ def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
     """The next run of a stopped job happens in its first job directory (its staging, map
     outputs and history are there), with configuration rendered for this allocation."""
     job_id = _allocation_id(env)
+    _lustre_home(settings)
     preset = env.get(contract.ENV_JOB_DIR)
     if preset and Path(preset) != stopped.jobdir.path:
         # The SPANK prolog made this allocation a directory; the run uses the job's own.
@@ -98,8 +109,8 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
         java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun")
-    jobconf.write_conf(jd, jobconf.core_site(jd), mapred, settings["hadoop_log_level"], hadoop,
-                       bundle_dir(settings), site_env)
+    jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"],
+                       hadoop, bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)
     return Prepared(jd, jobconf.job_environment(env, jd, hadoop, jar, java_home))
 

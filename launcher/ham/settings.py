@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ham import contract
+from ham import contract, lustre
 from ham.errors import SettingsError
 
 log = logging.getLogger(__name__)
@@ -60,16 +59,6 @@ def _parse_choice(*choices: str) -> Callable[[Any], str]:
     return parse
 
 
-_SIZE = re.compile(r"^(\d+)([KMG]?)$", re.IGNORECASE)
-
-
-def _parse_size(v: Any) -> str:
-    """A Lustre stripe size such as 1M or 4M (lfs setstripe -S syntax)."""
-    if not isinstance(v, str) or not _SIZE.match(v):
-        raise ValueError("expected a size such as 1M or 4M")
-    return v.upper()
-
-
 @dataclass(frozen=True)
 class Setting:
     key: str
@@ -92,14 +81,36 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("hadoop_home", "", _parse_path,
             "Site Hadoop installation (contains bin/hadoop). Empty: $HADOOP_HOME, then `hadoop` on PATH."),
     Setting("bundle_dir", "", _parse_path,
-            "Directory of the bundled Hadoop client and HAM jar (ham-mapreduce.jar, lib/). "
-            "Empty: found next to the installed package."),
+            "Directory of the bundled Hadoop client: a Hadoop installation's layout (bin/, "
+            "etc/hadoop, share/hadoop) with ham-mapreduce.jar at its top. Empty: found next "
+            "to the installed package."),
     Setting("java_home", "", _parse_path,
             "Java installation used for Hadoop. Empty: $JAVA_HOME, then `java` on PATH."),
+    Setting("filesystem", "file", _parse_choice("file", "lustre"),
+            "Default file system of jobs (fs.defaultFS). 'file' (the default: it needs no "
+            "other setting and works on any shared file system): paths are files on the "
+            "mounts, relative ones taken from the directory you submit from. 'lustre': "
+            "lustre:///, HAM's Lustre file system (raw large-block I/O, no .crc files; "
+            "HAL-compatible): /a/b is <lustre_root>/a/b and relative paths are under "
+            "<lustre_root>/user/<name>. file:// paths work with both."),
+    Setting("lustre_root", "", _parse_path,
+            "Directory on the Lustre mount that lustre:/// stands for (HAL's fs.root.dir); "
+            "needed by filesystem = 'lustre' and by lustre:// paths."),
     Setting("stripe_count", 1, _parse_int(-1),
             "Lustre stripe count for new job directories (lfs setstripe -c; -1 = all OSTs)."),
-    Setting("stripe_size", "4M", _parse_size,
+    Setting("stripe_size", "4M", lustre.parse_size,
             "Lustre stripe size for new job directories (lfs setstripe -S)."),
+    Setting("output_stripe", "", lustre.parse_layout,
+            "Stripe layout COUNT:SIZE (e.g. 4:16M) of a job's output directory, set when the "
+            "job creates it (ham.lustre.output.stripe); empty: inherited from its parent."),
+    Setting("map_output_stripe", contract.DEFAULTS[contract.LUSTRE_MAP_OUTPUT_STRIPE],
+            lustre.parse_layout,
+            "Stripe layout COUNT:SIZE of map outputs (ham.lustre.mapoutput.stripe): every "
+            "reducer reads a small segment of every map's file, one stripe keeps it on one OST."),
+    Setting("file_stripes", "", lustre.parse_rules,
+            "Stripe layouts of single files created through lustre:// "
+            "(ham.lustre.file.stripes): comma-separated GLOB=COUNT:SIZE, first match wins, "
+            "e.g. 'part-*=4:16M'; a GLOB with '/' matches the path under lustre_root."),
     Setting("retention", "logs", _parse_choice("all", "logs", "none"),
             "What stays in a job directory after the job: 'all', 'logs' (logs, history and "
             "status record; intermediate data removed) or 'none'. A job stopped before it "
@@ -245,5 +256,5 @@ def load(env: Mapping[str, str] | None = None,
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, "HAM_CLUSTER_DIR",
     contract.ENV_JOB_TOKEN, contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR",
-    "HAM_ENV_RESTORE",
+    "HAM_ENV_RESTORE", contract.ENV_LUSTRE_MOUNTS,
 }

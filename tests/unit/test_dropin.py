@@ -131,13 +131,15 @@ def test_front_door_answers_yarn_application_with_hams_class(site):
 
 
 HOSTILE_HOME = "/opt/it's $(id) `id` ;&<x>"
+# The settings core_site reads, for the default file system (file:///).
+FILE_FS = {"filesystem": "file", "lustre_root": "", "file_stripes": ""}
 
 
 def test_job_shims_refuse_hdfs_paths_and_pass_anything_else(tmp_path, site):
     jd = JobDir(tmp_path / "job dir")
     (jd.conf).mkdir(parents=True)
     jd.bin.mkdir()
-    core = jobconf.core_site(jd)
+    core = jobconf.core_site(FILE_FS, jd)
     assert core["fs.hdfs.impl"] == nohdfs.REFUSING_FS
     jobconf.write_conf(jd, core, {"a": "b"}, "INFO", Hadoop("site", site), DIST)
     shim = jd.bin / "yarn"
@@ -155,8 +157,8 @@ def test_shim_renders_hostile_homes(tmp_path):
     jd = JobDir(tmp_path / "job")
     jd.conf.mkdir(parents=True)
     jd.bin.mkdir()
-    jobconf.write_conf(jd, jobconf.core_site(jd), {}, "INFO", Hadoop("bundled", Path(HOSTILE_HOME)),
-                       Path(HOSTILE_HOME))
+    jobconf.write_conf(jd, jobconf.core_site(FILE_FS, jd), {}, "INFO",
+                       Hadoop("bundled", Path(HOSTILE_HOME)), Path(HOSTILE_HOME))
     text = (jd.bin / "hadoop").read_text()
     assert run(["sh", "-n", jd.bin / "hadoop"]).returncode == 0
     r = run([jd.bin / "hadoop", "version"])
@@ -224,6 +226,6 @@ def test_a_site_hadoop_env_file_is_read_in_the_job(tmp_path, site):
     jd = JobDir(tmp_path / "job")
     jd.conf.mkdir(parents=True)
     jd.bin.mkdir()
-    jobconf.write_conf(jd, jobconf.core_site(jd), {}, "INFO", hadoop, DIST, found)
+    jobconf.write_conf(jd, jobconf.core_site(FILE_FS, jd), {}, "INFO", hadoop, DIST, found)
     out = run(["bash", "-c", f'. "{jd.conf}/hadoop-env.sh"; echo "$HADOOP_HEAPSIZE_MAX $HADOOP_CONF_DIR"'])
     assert out.stdout.strip() == f"2g {jd.conf}"

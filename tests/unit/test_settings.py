@@ -82,3 +82,36 @@ def test_retired_setting_is_ignored_with_a_warning(tmp_path, caplog):
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 2 and all("'slurm_backend' is retired" in w for w in warnings)
     assert not any("is not a HAM setting" in w for w in warnings)
+
+
+def test_site_example_documents_every_setting_as_the_template_does(tmp_path):
+    """examples/site-admin/ham.toml is `ham config template` filled in: each setting keeps the
+    template's description (a `# Site:` comment after it says why a value was chosen), and every
+    value it sets is valid. It drifted once (a description and a default changed in settings)."""
+    import re
+
+    from ham import sitedoc
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "site-admin" / "ham.toml"
+
+    def described(text: str) -> dict[str, list[str]]:
+        out, comment = {}, []
+        for line in text.splitlines():
+            m = re.match(r"^(?:# )?([a-z_]+) = ", line)
+            if m:
+                out[m.group(1)] = comment
+                comment = []
+            elif line.startswith("#"):
+                comment.append(line)
+            else:
+                comment = []
+        return out
+
+    template = described(sitedoc.site_template())
+    mine = described(example.read_text())
+    assert list(mine) == list(template)
+    for key, comment in mine.items():
+        site = [i for i, line in enumerate(comment) if line.startswith("# Site:")]
+        assert comment[:site[0] if site else None] == template[key], key
+    s = settings.load({"HAM_SITE_CONFIG": str(example), "HAM_USER_CONFIG": str(tmp_path / "u")})
+    assert s["filesystem"] == "lustre" and s["lustre_root"] and s["output_stripe"]

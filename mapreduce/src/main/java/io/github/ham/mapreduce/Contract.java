@@ -18,6 +18,8 @@ import io.github.ham.mapreduce.driver.AttemptIds;
 import io.github.ham.mapreduce.driver.SchedulingPolicy;
 import io.github.ham.mapreduce.driver.StatusRecord;
 import io.github.ham.mapreduce.driver.TaskScheduler;
+import io.github.ham.mapreduce.lustre.LustreFileSystem;
+import io.github.ham.mapreduce.lustre.LustreFs;
 
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapreduce.Counters;
@@ -50,11 +52,11 @@ public final class Contract {
     for (Map.Entry<String, Object> c : constants.entrySet()) {
       String name = c.getKey();
       if (name.startsWith("DEFAULT_") && constants.get(name.substring(8)) instanceof String key
-          && key.startsWith("ham.")) {
+          && isKey(key)) {
         defaults.put(key, String.valueOf(c.getValue()));
       } else if (name.startsWith("ENV_")) {
         env.put(name, c.getValue());
-      } else if (c.getValue() instanceof String s && s.startsWith("ham.")) {
+      } else if (c.getValue() instanceof String s && isKey(s)) {
         keys.put(name, s);
       } else if (!name.startsWith("DEFAULT_")) {
         values.put(name, c.getValue());
@@ -65,6 +67,8 @@ public final class Contract {
     out.put("env", env);
     out.put("values", values);
     out.put("layout", constants(JobDirs.class));
+    out.put("classes", Map.of("LUSTRE_FS_CLASS", LustreFileSystem.class.getName(),
+        "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
@@ -73,6 +77,11 @@ public final class Contract {
     out.put("status", status);
     out.put("sample_status", sampleStatus());
     return out;
+  }
+
+  /** HAM's own keys, and the HAL keys (fs.root.dir, fs.lustre.*) HAM reads. */
+  private static boolean isKey(String s) {
+    return s.startsWith("ham.") || s.startsWith("fs.");
   }
 
   /** Public static final fields of a class, by name. */

@@ -248,8 +248,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
 
   @Override
   public String getSystemDir() throws IOException {
-    Path dir = new Path(jobRoot(), "system");
-    return FileSystem.get(conf).makeQualified(dir).toString();
+    return onSharedMount(new Path(jobRoot(), "system"));
   }
 
   private String jobRoot() throws IOException {
@@ -261,6 +260,17 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
         + UserGroupInformation.getCurrentUser().getShortUserName()).toString();
   }
 
+  /**
+   * HAM's own directories are paths on the shared mount (ham.job.dir): a path without a scheme
+   * is a file:// one, whatever fs.defaultFS says (with lustre:/// it would otherwise be taken
+   * as under fs.root.dir). A path with a scheme stays on its file system.
+   */
+  private String onSharedMount(Path dir) throws IOException {
+    FileSystem fs = dir.toUri().getScheme() == null ? FileSystem.getLocal(conf)
+        : dir.getFileSystem(conf);
+    return fs.makeQualified(dir).toString();
+  }
+
   @Override
   public String getStagingAreaDir() throws IOException {
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
@@ -268,8 +278,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
     if (c.get("yarn.app.mapreduce.am.staging-dir") == null) {
       c.set("yarn.app.mapreduce.am.staging-dir", new Path(jobRoot(), "staging").toString());
     }
-    Path dir = MRApps.getStagingAreaDir(c, user);
-    return FileSystem.get(conf).makeQualified(dir).toString();
+    return onSharedMount(MRApps.getStagingAreaDir(c, user));
   }
 
   @Override

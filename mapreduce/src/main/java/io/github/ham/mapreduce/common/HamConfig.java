@@ -118,6 +118,51 @@ public final class HamConfig {
   /** Environment: the per-job runtime directory (jobs/&lt;jobid&gt;). */
   public static final String ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR";
 
+  // ---- Lustre: the lustre:// file system and stripe layouts (package lustre) ------------------
+  // fs.root.dir and fs.lustre.block.size are the keys of Intel's Hadoop Adapter for Lustre
+  // (HAL), kept so that a site's core-site.xml from HAL keeps its meaning.
+
+  /** The directory on the shared mount that lustre:/// stands for (HAL's key). */
+  public static final String LUSTRE_ROOT = "fs.root.dir";
+  /**
+   * Block size of lustre:// files, which sizes input splits; 0 = from the file's stripe
+   * layout (see lustre.LustreFileSystem). HAL's key.
+   */
+  public static final String LUSTRE_BLOCK_SIZE = "fs.lustre.block.size";
+  public static final long DEFAULT_LUSTRE_BLOCK_SIZE = 0L;
+  /**
+   * Read and write buffer of lustre:// streams; a smaller buffer asked for (Hadoop asks for
+   * io.file.buffer.size, 4 KB) is raised to it: one system call per stripe, not per 4 KB.
+   */
+  public static final String LUSTRE_BUFFER_SIZE = "ham.lustre.buffer.size";
+  public static final int DEFAULT_LUSTRE_BUFFER_SIZE = 4 << 20;
+  /**
+   * Stripe layouts of single files created through lustre://: comma-separated
+   * {@code GLOB=COUNT:SIZE}, first match wins; a glob without '/' matches the file name, one
+   * with '/' the whole path under the root.
+   */
+  public static final String LUSTRE_FILE_STRIPES = "ham.lustre.file.stripes";
+  /**
+   * Stripe layout (COUNT:SIZE) of a job's output directory when the job creates it; unset:
+   * the directory inherits its parent's.
+   */
+  public static final String LUSTRE_OUTPUT_STRIPE = "ham.lustre.output.stripe";
+  /**
+   * Stripe layout (COUNT:SIZE) of the map output directory: every reducer reads a small
+   * segment of every map's file.out, so one stripe per file keeps each read on one OST.
+   */
+  public static final String LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe";
+  public static final String DEFAULT_LUSTRE_MAP_OUTPUT_STRIPE = "1:1M";
+  /** lfs executable (stripe layouts are set and read with lfs setstripe / getstripe). */
+  public static final String LFS = "ham.lfs";
+  public static final String DEFAULT_LFS = "lfs";
+  /**
+   * Environment: directories (':'-separated) HAM treats as on Lustre whatever their file
+   * system type, e.g. a Lustre reached through a mount that reports another type, or a test
+   * with a stand-in lfs. Elsewhere the type of the mount decides (statfs magic 0x0BD00BD0).
+   */
+  public static final String ENV_LUSTRE_MOUNTS = "HAM_LUSTRE_MOUNTS";
+
   private HamConfig() {
   }
 }

@@ -43,9 +43,20 @@ public final class JobResources {
     return new Path(uri.getPath()).getName();
   }
 
-  /** A cache URI as a local file, relative paths resolved against the job's working dir. */
+  /**
+   * A cache URI as a file on the shared mount, relative paths resolved against the job's
+   * working dir. A file:// URI is its path; any other (no scheme, or lustre://) goes through
+   * its file system, so that with fs.defaultFS=lustre:/// a path such as TeraSort's partition
+   * file is found under fs.root.dir, where the job wrote it.
+   */
   public File resolve(URI uri) {
     String path = uri.getPath();
+    if (!"file".equals(uri.getScheme())) {
+      File mounted = mounted(uri);
+      if (mounted != null) {
+        return mounted;
+      }
+    }
     if (!path.startsWith("/")) {
       String wd = conf.get(MRJobConfig.WORKING_DIR);
       if (wd != null) {
@@ -53,6 +64,18 @@ public final class JobResources {
       }
     }
     return new File(path);
+  }
+
+  private File mounted(URI uri) {
+    try {
+      Path p = new Path(uri.getScheme(), uri.getAuthority(), uri.getPath());
+      if (!p.isAbsolute() && conf.get(MRJobConfig.WORKING_DIR) != null) {
+        p = new Path(new Path(conf.get(MRJobConfig.WORKING_DIR)), p);
+      }
+      return MountedFiles.of(p.getFileSystem(conf), p);
+    } catch (IOException | IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private URI[] uris(String key) {

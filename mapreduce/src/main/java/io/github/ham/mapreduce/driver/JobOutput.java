@@ -8,6 +8,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.MountedFiles;
+import io.github.ham.mapreduce.lustre.Striping;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
@@ -72,7 +74,25 @@ final class JobOutput {
     return dir == null || dir.isEmpty() ? null : new Path(dir);
   }
 
+  /**
+   * The output directory as a file on the shared mount (a lustre:// one under fs.root.dir),
+   * for the status record: whoever settles a job its driver left reads it there. Null if none.
+   */
+  String localDir() {
+    Path out = dir();
+    return out == null ? null : local(out).getPath();
+  }
+
+  /** The file an output path names on the shared mount (a lustre:// one under fs.root.dir). */
   private File local(Path p) {
+    try {
+      File mounted = MountedFiles.of(p.getFileSystem(conf), p);
+      if (mounted != null) {
+        return mounted;
+      }
+    } catch (IOException e) {
+      LOG.debug("No file system for {}: {}", p, e.toString());
+    }
     return new File(p.toUri().getPath());
   }
 
@@ -80,6 +100,9 @@ final class JobOutput {
     Path out = dir();
     // A restored output directory was created by the job (its first run), not by the user.
     outputExisted = !restored && (out == null || out.getFileSystem(conf).exists(out));
+    if (!outputExisted && !restored) {
+      Striping.outputDir(conf, out);  // before setupJob makes _temporary: all inherit the layout
+    }
     committer.setupJob(context);
   }
 

@@ -3,7 +3,6 @@ package io.github.ham.mapreduce.driver;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
@@ -77,10 +76,9 @@ final class JobReport {
   Map<String, Object> record(JobStatus.State shown, boolean canResume) {
     JobOutput o = output;
     DriverServices d = services;
-    Path out = o == null ? null : o.dir();
     StatusRecord.Job job = new StatusRecord.Job(id.toString(), conf.getJobName(), user,
         shown.name(), startTime, finishTime, failureInfo,
-        out == null ? null : out.toUri().getPath(), o != null && o.createsDir(),
+        o == null ? null : o.localDir(), o != null && o.createsDir(),
         d == null ? 0 : d.launcher.runnersStarted(), d == null ? 0 : d.launcher.launches(),
         d == null ? List.of() : d.launcher.pids(),
         new StatusRecord.Resume(run, recovered, canResume));

@@ -9,6 +9,7 @@ import java.util.List;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.lustre.Striping;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapred.JobConf;
@@ -23,7 +24,7 @@ final class RunFiles {
   }
 
   /**
-   * logs/ and intermediate/, the job's resources unpacked, the job.xml the runners and later
+   * logs/ and intermediate/ (striped for map outputs), the job's resources unpacked, the job.xml the runners and later
    * clients read (with this run's ham.* keys), and for a resumable job its marker and (first
    * run, before the driver adds its own secrets) the manifest a resume checks.
    */
@@ -31,6 +32,9 @@ final class RunFiles {
       Credentials credentials) throws IOException {
     Files.createDirectories(dirs.logs().toPath());
     Files.createDirectories(dirs.intermediate().toPath());
+    // Before any map writes: its file.out inherits the layout (a resumed run's existing files
+    // keep theirs).
+    Striping.mapOutputDir(conf, dirs.intermediate());
     if (resumable) {
       if (run == 1) {
         ResumeManifest.write(dirs.resumeManifest(), staging, conf, credentials);

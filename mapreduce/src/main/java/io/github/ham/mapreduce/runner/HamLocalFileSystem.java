@@ -1,17 +1,23 @@
 package io.github.ham.mapreduce.runner;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.nativeio.NativeIO;
+import org.apache.hadoop.util.Progressable;
 
 /**
  * The local file system of tasks in a runner JVM (fs.file.impl, unless the job sets its own):
@@ -20,14 +26,54 @@ import org.apache.hadoop.io.nativeio.NativeIO;
  * {@code chmod} process: two per map task (spill and index) and more per output file, ~20 ms
  * of a short task on a loaded node. Permissions java.nio cannot express (the sticky bit) still
  * go through Hadoop's own path.
+ * <p>Buffers: writes buffer at least io.file.buffer.size (HAM renders 128 KB): MapTask writes
+ * file.out with a buffer of 4096 it hard-codes, so a map's output went to the shared file
+ * system in 4 KB system calls (.crc side files keep the size asked). Reads of a map's
+ * file.out buffer at most 4 KB: a reducer reads its segment in one request as large as the
+ * segment, which goes past the buffer, and then the segment's 4-byte checksum, which would
+ * otherwise fill a whole 128 KB buffer from the next reducers' data. Other reads (spills being
+ * merged, record readers) buffer what they ask for.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
   public HamLocalFileSystem() {
     super(new JavaPermissionsRawLocalFileSystem());
   }
 
-  /** RawLocalFileSystem with an in-process chmod. */
+  /** RawLocalFileSystem with an in-process chmod and the buffers above. */
   static final class JavaPermissionsRawLocalFileSystem extends RawLocalFileSystem {
+    static final int SEGMENT_READ_BUFFER = 4096;
+    private int writeBuffer = CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT;
+
+    @Override
+    public void initialize(URI uri, Configuration conf) throws IOException {
+      super.initialize(uri, conf);
+      writeBuffer = conf.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
+          CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT);
+    }
+
+    private int writeBuffer(Path f, int asked) {
+      return f.getName().endsWith(".crc") ? asked : Math.max(asked, writeBuffer);
+    }
+
+    @Override
+    public FSDataInputStream open(Path f, int size) throws IOException {
+      return super.open(f, SharedMapOutputFile.OUTPUT.equals(f.getName())
+          ? Math.min(size, SEGMENT_READ_BUFFER) : size);
+    }
+
+    @Override
+    public FSDataOutputStream create(Path f, boolean overwrite, int size, short replication,
+        long blockSize, Progressable progress) throws IOException {
+      return super.create(f, overwrite, writeBuffer(f, size), replication, blockSize, progress);
+    }
+
+    @Override
+    public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
+        int size, short replication, long blockSize, Progressable progress) throws IOException {
+      return super.create(f, permission, overwrite, writeBuffer(f, size), replication,
+          blockSize, progress);
+    }
+
     @Override
     public void setPermission(Path p, FsPermission permission) throws IOException {
       if (NativeIO.isAvailable() || permission.getStickyBit()) {

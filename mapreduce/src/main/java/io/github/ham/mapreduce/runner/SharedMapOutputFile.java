@@ -17,6 +17,8 @@ import org.apache.hadoop.mapreduce.TaskID;
  * points here), or given explicitly when a reducer reads a map's output.
  */
 public class SharedMapOutputFile extends MapOutputFile {
+  /** A map's output, read a segment at a time by every reducer. */
+  static final String OUTPUT = "file.out";
   private Path dir;
 
   public SharedMapOutputFile() {
@@ -44,17 +46,17 @@ public class SharedMapOutputFile extends MapOutputFile {
 
   @Override
   public Path getOutputFile() throws IOException {
-    return file("file.out");
+    return file(OUTPUT);
   }
 
   @Override
   public Path getOutputFileForWrite(long size) throws IOException {
-    return file("file.out");
+    return file(OUTPUT);
   }
 
   @Override
   public Path getOutputFileForWriteInVolume(Path existing) {
-    return new Path(existing.getParent(), "file.out");
+    return new Path(existing.getParent(), OUTPUT);
   }
 
   @Override

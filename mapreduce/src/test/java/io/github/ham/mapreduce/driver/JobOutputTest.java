@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,6 +23,7 @@ import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,10 +59,11 @@ class JobOutputTest {
     FileOutputCommitter committer = new FileOutputCommitter(FileOutputFormat.getOutputPath(ctx),
         ctx);
     committer.setupTask(ctx);
-    File part = new File(committer.getWorkPath().toUri().getPath(),
+    org.apache.hadoop.fs.Path part = new org.apache.hadoop.fs.Path(committer.getWorkPath(),
         String.format("part-r-%05d", attempt.getTaskID().getId()));
-    Files.createDirectories(part.getParentFile().toPath());
-    Files.writeString(part.toPath(), text);
+    try (OutputStream o = part.getFileSystem(conf).create(part)) {
+      o.write(text.getBytes(StandardCharsets.UTF_8));
+    }
     committer.commitTask(ctx);
   }
 
@@ -115,5 +119,49 @@ class JobOutputTest {
     run2.restore();
     assertFalse(run2.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(reduce(0, 0))),
         "with its output gone, a committed reduce runs again");
+  }
+
+  /**
+   * A lustre:// output directory is a file under fs.root.dir: that is what is held aside and
+   * restored, and what the status record names (whoever settles a job reads it there).
+   */
+  @Test
+  void lustreOutputIsHeldAndRestoredUnderItsRoot(@TempDir Path tmp) throws Exception {
+    File root = tmp.resolve("root").toFile();
+    File out = new File(root, "user/me/out");
+    Files.createDirectories(root.toPath());
+    JobDirs dirs = new JobDirs(tmp.resolve("jobs/" + JOB).toFile());
+    Files.createDirectories(dirs.root().toPath());
+
+    JobConf first = lustre(conf(out, 1, 1), root);
+    JobOutput run1 = new JobOutput(first, JOB, dirs);
+    run1.setup();
+    assertTrue(out.isDirectory(), "setupJob made the output under the root");
+    assertEquals(out.getPath(), run1.localDir());
+    commitTask(first, reduce(0, 0), "from run 1\n");
+    assertTrue(run1.hold());
+    assertFalse(out.exists(), "a stopped job's lustre:// output is held aside");
+    assertTrue(dirs.heldOutput().isDirectory());
+
+    JobConf second = lustre(conf(out, 1, 2), root);
+    JobOutput run2 = new JobOutput(second, JOB, dirs);
+    run2.restore();
+    assertTrue(out.isDirectory(), "restored under the root");
+    run2.setup();
+    assertTrue(run2.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(reduce(0, 0))));
+    commitTask(second, reduce(1, 1000), "from run 2\n");
+    run2.commit();
+    assertEquals("from run 1\n", Files.readString(out.toPath().resolve("part-r-00000")));
+    assertEquals("from run 2\n", Files.readString(out.toPath().resolve("part-r-00001")));
+    assertTrue(new File(out, "_SUCCESS").exists());
+  }
+
+  /** conf with its output as lustre:///user/me/out, lustre:/// standing for root. */
+  private static JobConf lustre(JobConf conf, File root) {
+    conf.set(FileOutputFormat.OUTDIR, "lustre:///user/me/out");
+    conf.set("fs.root.dir", root.getPath());
+    conf.set("fs.lustre.impl", "io.github.ham.mapreduce.lustre.LustreFileSystem");
+    conf.setBoolean("fs.lustre.impl.disable.cache", true);  // one root per test
+    return conf;
   }
 }
