@@ -117,16 +117,24 @@ static int remove_tree(const char *root, const char *path)
     return rc;
 }
 
+/* out = a "/" b; -1 (errno ENAMETOOLONG) if it does not fit. */
+static int join(char *out, size_t size, const char *a, const char *b)
+{
+    if (snprintf(out, size, "%s/%s", a, b) >= (int)size) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
 /* 1 if a Hadoop job under <jobdir>/jobs has the resumable marker (it has not reached a final
  * state: it may be resumed, and needs the session's staging and its map outputs), 0 if none,
  * -1 on error. */
 static int has_resumable(const char *jobdir)
 {
     char path[4096];
-    if (snprintf(path, sizeof(path), "%s/%s", jobdir, HAM_JOBS_DIR) >= (int)sizeof(path)) {
-        errno = ENAMETOOLONG;
+    if (join(path, sizeof(path), jobdir, HAM_JOBS_DIR) != 0)
         return -1;
-    }
     DIR *d = opendir(path);
     if (d == NULL)
         return errno == ENOENT ? 0 : -1;
@@ -152,17 +160,13 @@ static int clean_one(const char *root, const char *jobdir)
     if (resumable != 0)
         return resumable < 0 ? -1 : 1;
     for (const char *const *n = HAM_SESSION_INTERMEDIATE; *n; n++) {
-        if (snprintf(path, sizeof(path), "%s/%s", jobdir, *n) >= (int)sizeof(path)) {
-            errno = ENAMETOOLONG;
+        if (join(path, sizeof(path), jobdir, *n) != 0)
             return -1;
-        }
         if (remove_tree(root, path) != 0)
             return -1;
     }
-    if (snprintf(path, sizeof(path), "%s/%s", jobdir, HAM_JOBS_DIR) >= (int)sizeof(path)) {
-        errno = ENAMETOOLONG;
+    if (join(path, sizeof(path), jobdir, HAM_JOBS_DIR) != 0)
         return -1;
-    }
     DIR *d = opendir(path);
     if (d == NULL)
         return errno == ENOENT ? 0 : -1;
@@ -200,7 +204,7 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
             (de->d_name[plen] != '\0' && de->d_name[plen] != '.'))
             continue;
         char jobdir[4096];
-        if (snprintf(jobdir, sizeof(jobdir), "%s/%s", userdir, de->d_name) >= (int)sizeof(jobdir)) {
+        if (join(jobdir, sizeof(jobdir), userdir, de->d_name) != 0) {
             rc = -1;
             continue;
         }

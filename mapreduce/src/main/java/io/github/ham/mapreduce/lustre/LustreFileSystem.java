@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.List;
 
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
-import java.util.Set;
+
+import io.github.ham.mapreduce.common.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -14,7 +14,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
-import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.util.Progressable;
@@ -80,31 +79,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
         super.setPermission(p, permission);
         return;
       }
-      Files.setPosixFilePermissions(pathToFile(p).toPath(), posix(permission));
-    }
-  }
-
-  static Set<PosixFilePermission> posix(FsPermission permission) {
-    Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
-    add(out, permission.getUserAction(), PosixFilePermission.OWNER_READ,
-        PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
-    add(out, permission.getGroupAction(), PosixFilePermission.GROUP_READ,
-        PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE);
-    add(out, permission.getOtherAction(), PosixFilePermission.OTHERS_READ,
-        PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
-    return out;
-  }
-
-  private static void add(Set<PosixFilePermission> out, FsAction action,
-      PosixFilePermission read, PosixFilePermission write, PosixFilePermission execute) {
-    if (action.implies(FsAction.READ)) {
-      out.add(read);
-    }
-    if (action.implies(FsAction.WRITE)) {
-      out.add(write);
-    }
-    if (action.implies(FsAction.EXECUTE)) {
-      out.add(execute);
+      Files.setPosixFilePermissions(pathToFile(p).toPath(), PosixModes.of(permission));
     }
   }
 }

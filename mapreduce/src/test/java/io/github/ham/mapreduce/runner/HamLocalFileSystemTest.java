@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
+import io.github.ham.mapreduce.common.PosixModes;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -22,11 +24,11 @@ class HamLocalFileSystemTest {
   @Test
   void permissionBitsMapToPosix() {
     assertEquals(PosixFilePermissions.fromString("rwxr-x--x"),
-        HamLocalFileSystem.posix(new FsPermission((short) 0751)));
+        PosixModes.of(new FsPermission((short) 0751)));
     assertEquals(PosixFilePermissions.fromString("rw-r--r--"),
-        HamLocalFileSystem.posix(new FsPermission((short) 0644)));
+        PosixModes.of(new FsPermission((short) 0644)));
     assertEquals(PosixFilePermissions.fromString("---------"),
-        HamLocalFileSystem.posix(new FsPermission((short) 0)));
+        PosixModes.of(new FsPermission((short) 0)));
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.github.ham.mapreduce.lustre;
+package io.github.ham.mapreduce.common;
 
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
@@ -8,11 +8,11 @@ import org.apache.hadoop.fs.permission.FsAction;
 import org.apache.hadoop.fs.permission.FsPermission;
 
 /** Hadoop permissions as java.nio's POSIX ones (rwx for user, group, others). */
-final class PosixModes {
+public final class PosixModes {
   private PosixModes() {
   }
 
-  static Set<PosixFilePermission> of(FsPermission permission) {
+  public static Set<PosixFilePermission> of(FsPermission permission) {
     Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
     add(out, permission.getUserAction(), PosixFilePermission.OWNER_READ,
         PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
