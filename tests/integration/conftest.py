@@ -13,6 +13,31 @@ from ham.slurm import JobInfo, Slurm
 pytestmark = pytest.mark.integration
 
 
+def _slurm_jobs() -> set[str]:
+    r = subprocess.run(["squeue", "-h", "-o", "%i"], capture_output=True, text=True)
+    return set(r.stdout.split()) if r.returncode == 0 else set()
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_allocation(request: pytest.FixtureRequest):
+    """A test that fails half-way may leave its allocation behind (an salloc SIGKILLed in its
+    clean-up cannot release it, and the partition has no time limit): cancel what it started,
+    so the tests after it are not queued behind it."""
+    if "cluster" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("cluster")  # SLURM_CONF set before the first squeue
+    before = _slurm_jobs()
+    yield
+    leaked = sorted(_slurm_jobs() - before)
+    if leaked:
+        subprocess.run(["scancel", *leaked], check=False)
+        for _ in range(60):
+            if not _slurm_jobs() & set(leaked):
+                break
+            time.sleep(1)
+
+
 def run_ham(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
             timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run the real `ham` CLI as a user would (a separate process)."""

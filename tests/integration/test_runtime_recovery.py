@@ -175,12 +175,15 @@ def test_silent_runner_is_replaced_and_told_to_exit(cluster, tmp_path):
 
 def test_no_runner_left_fails_the_job_instead_of_hanging(cluster, tmp_path):
     """Every runner silent and no relaunch allowed: the driver stops the lingering processes
-    and fails the job (before, the job waited forever for a runner to ask for work)."""
+    and fails the job (before, the job waited forever for a runner to ask for work). A runner
+    stopped before it reached the driver (a slow start on a busy machine) is lost after
+    ham.runner.start.timeout.ms."""
     d = tmp_path
     write_inputs(d, 3)
     (d / "mapper.py").write_text(SLOW6)
     (d / "reducer.py").write_text(REDUCER)
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=5000",
+                                               "-D", "ham.runner.start.timeout.ms=20000",
                                                "-D", "ham.runner.max.relaunches=0"))
     victims: list[int] = []
     try:

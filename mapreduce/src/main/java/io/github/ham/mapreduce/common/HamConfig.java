@@ -65,6 +65,13 @@ public final class HamConfig {
   /** An attempt with no contact (status or ping) for this long is considered lost. */
   public static final String HEARTBEAT_TIMEOUT_MS = "ham.heartbeat.timeout.ms";
   public static final long DEFAULT_HEARTBEAT_TIMEOUT_MS = 30_000L;
+  /**
+   * A runner that has not reached the driver this long after it was started is lost (its JVM
+   * hung or stopped before it said hello; the heartbeat timeout covers runners only once they
+   * have). Generous: a JVM starting under srun on a busy node takes seconds.
+   */
+  public static final String RUNNER_START_TIMEOUT_MS = "ham.runner.start.timeout.ms";
+  public static final long DEFAULT_RUNNER_START_TIMEOUT_MS = 120_000L;
   /** A runner exits when it cannot reach the driver for this long. */
   public static final String RUNNER_DRIVER_TIMEOUT_MS = "ham.runner.driver.timeout.ms";
   public static final long DEFAULT_RUNNER_DRIVER_TIMEOUT_MS = 10_000L;

@@ -39,6 +39,7 @@ final class RunnerSupervisor {
   private final Map<RunnerKind, List<Integer>> generations = new EnumMap<>(RunnerKind.class);
   private final int maxRelaunches;
   private final long heartbeatTimeout;
+  private final long startTimeout;
   /** Relaunches and replacements counted against ham.runner.max.relaunches. */
   private int relaunchesUsed;
 
@@ -59,6 +60,8 @@ final class RunnerSupervisor {
         HamConfig.DEFAULT_MAX_RUNNER_LAUNCHES);
     this.heartbeatTimeout = conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS,
         HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS);
+    this.startTimeout = conf.getLong(HamConfig.RUNNER_START_TIMEOUT_MS,
+        HamConfig.DEFAULT_RUNNER_START_TIMEOUT_MS);
   }
 
   /** Starts a whole generation of runners of {@code kind}; they are tracked from now on. */
@@ -104,7 +107,7 @@ final class RunnerSupervisor {
         lost.add(l);
       }
     }
-    lost.addAll(tracker.expire(now, heartbeatTimeout));
+    lost.addAll(tracker.expire(now, heartbeatTimeout, startTimeout));
     if (!lost.isEmpty() && Allocation.ended(conf)) {
       // scancel or the time limit took the runners (and will take this JVM): replacing them
       // would fail, and failing the job would lose what a resume can keep.

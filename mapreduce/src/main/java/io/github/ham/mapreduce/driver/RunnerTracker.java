@@ -154,16 +154,22 @@ public final class RunnerTracker {
     return lose(e, "its process exited (" + exit.reason() + ")");
   }
 
-  /** Runners that contacted the driver once and then were silent for {@code timeoutMs}. */
-  public synchronized List<Lost> expire(long now, long timeoutMs) {
+  /**
+   * Runners that contacted the driver once and then were silent for {@code timeoutMs}, and
+   * runners that never did within {@code startTimeoutMs} of their start (0: no limit).
+   */
+  public synchronized List<Lost> expire(long now, long timeoutMs, long startTimeoutMs) {
     List<Lost> out = new ArrayList<>();
-    if (timeoutMs <= 0) {
-      return out;
-    }
     for (Entry e : slots.values()) {
-      if (e.live() && e.runnerId != null && now - e.lastContact > timeoutMs) {
-        out.add(lose(e, "no contact with the driver for " + (now - e.lastContact) / 1000
-            + " s"));
+      if (!e.live()) {
+        continue;
+      }
+      long silent = now - e.lastContact;
+      if (e.runnerId != null && timeoutMs > 0 && silent > timeoutMs) {
+        out.add(lose(e, "no contact with the driver for " + silent / 1000 + " s"));
+      } else if (e.runnerId == null && startTimeoutMs > 0 && silent > startTimeoutMs) {
+        out.add(lose(e, "it did not reach the driver within " + silent / 1000
+            + " s of its start"));
       }
     }
     return out;

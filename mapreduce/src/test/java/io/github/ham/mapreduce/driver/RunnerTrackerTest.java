@@ -46,22 +46,29 @@ class RunnerTrackerTest {
     t.contact("node1/g0-p0/1", 0);
     t.contact("node2/g0-p1/2", 0);
     t.contact("node2/g0-p1/2", 4000);
-    assertTrue(t.expire(5000, 5000).isEmpty());
-    List<Lost> lost = t.expire(5001, 5000);
+    assertTrue(t.expire(5000, 5000, 0).isEmpty());
+    List<Lost> lost = t.expire(5001, 5000, 0);
     assertEquals(1, lost.size());
     assertEquals("node1/g0-p0/1", lost.get(0).runnerId());
     assertEquals("node1", lost.get(0).node());
-    assertTrue(t.expire(20000, 5000).stream().allMatch(l -> l.slot().equals("g0-p1")));
-    assertTrue(t.expire(30000, 5000).isEmpty(), "each runner is lost once");
+    assertTrue(t.expire(20000, 5000, 0).stream().allMatch(l -> l.slot().equals("g0-p1")));
+    assertTrue(t.expire(30000, 5000, 0).isEmpty(), "each runner is lost once");
     assertEquals(0, t.live(RunnerKind.ANY));
   }
 
   @Test
-  void runnersThatNeverCalledAreNotExpired() {
+  void runnersThatNeverCalledAreExpiredOnlyAfterTheStartTimeout() {
     RunnerTracker t = new RunnerTracker();
     t.started("g0-p0", null, RunnerKind.ANY, 0);
-    assertTrue(t.expire(100_000, 5000).isEmpty());
-    assertTrue(t.expire(100_000, 0).isEmpty());
+    t.started("g0-p1", "node2", RunnerKind.ANY, 0);
+    t.contact("node2/g0-p1/2", 90_000);
+    assertTrue(t.expire(100_000, 50_000, 120_000).isEmpty(), "the heartbeat timeout is not it");
+    assertTrue(t.expire(200_000, 0, 0).isEmpty(), "0: no limit");
+    List<Lost> lost = t.expire(120_001, 0, 120_000);
+    assertEquals(1, lost.size());
+    assertEquals("g0-p0", lost.get(0).slot());
+    assertNull(lost.get(0).runnerId());
+    assertTrue(lost.get(0).reason().contains("did not reach the driver"), lost.get(0).reason());
   }
 
   @Test
@@ -70,7 +77,7 @@ class RunnerTrackerTest {
     t.contact("node1/g0-p0/1", 0);
     t.allLost(RunnerKind.ANY);
     assertNull(t.exited(new RunnerExit("g0-p0", "node1", "Killed")));
-    assertTrue(t.expire(100_000, 10).isEmpty());
+    assertTrue(t.expire(100_000, 10, 0).isEmpty());
   }
 
   @Test
@@ -86,7 +93,7 @@ class RunnerTrackerTest {
     assertEquals(0, t.live(RunnerKind.MAP));
     assertEquals(1, t.live(RunnerKind.REDUCE));
     assertNull(t.exited(new RunnerExit("g0-p0", "node1", "exit status 0")), "its exit is no loss");
-    assertTrue(t.expire(100_000, 10).stream().noneMatch(l -> l.slot().equals("g0-p0")));
+    assertTrue(t.expire(100_000, 10, 0).stream().noneMatch(l -> l.slot().equals("g0-p0")));
     assertFalse(t.contact("node1/g0-p0/1", 5), "a retired runner is told to exit again");
   }
 
