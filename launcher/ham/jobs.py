@@ -155,12 +155,13 @@ def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
     return found
 
 
-def stale(shared_root: str, slurm: Slurm) -> list[JobDir]:
-    """Job directories none of whose Slurm jobs (the first, the resumes) is pending or
-    running."""
+def by_activity(shared_root: str, slurm: Slurm) -> tuple[list[JobDir], list[JobDir]]:
+    """Job directories split in two: (stale, live). A live one has a Slurm job (the first or a
+    resume) still in the queue: pending, running, or still completing after it was stopped."""
     dirs = job_dirs(shared_root)
     alive = slurm.known_jobs(sorted({i for d in dirs for i in d.slurm_ids()}))
-    return [d for d in dirs if not set(d.slurm_ids()) & set(alive)]
+    stale = [d for d in dirs if not set(d.slurm_ids()) & alive]
+    return stale, [d for d in dirs if d not in stale]
 
 
 def remove(jd: JobDir) -> None:

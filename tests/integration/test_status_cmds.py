@@ -69,7 +69,8 @@ def test_cleanup_keeps_running_jobs(cluster, shared_root, tmp_path):
     wait_for(lambda: list(shared_root.glob(f"*/{job_id}")), 30, "the job directory")
     try:
         out = run_ham("cleanup", env=env)
-        assert out.returncode == 0 and job_id not in out.stdout
+        assert out.returncode == 0 and "removing" not in out.stdout
+        assert "its Slurm job is still in the queue" in out.stdout, out.stdout
         assert list(shared_root.glob(f"*/{job_id}"))
     finally:
         run_ham("cancel", job_id, env=env)

@@ -48,6 +48,9 @@ def assert_stopped_then_cleaned(d: Path, env: dict[str, str]) -> None:
     record = json.loads(next(jd.glob("jobs/*/status.json")).read_text())
     assert record["state"] == "KILLED" and record["resumable"], record
     assert (jd / "staging").exists() and list(jd.glob("jobs/*/resumable"))
+    slurm_id = jd.name.split(".")[0]
+    # A stopped allocation stays COMPLETING for a moment; cleanup leaves it alone till then.
+    wait_finished(slurm_id, 120)
     kept = ham("cleanup", d=d, env=env)
     assert kept.returncode == 0 and "can be resumed" in kept.stdout and jd.exists(), kept.stdout
     assert ham("cleanup", "--resumable", d=d, env=env).returncode == 0

@@ -100,7 +100,12 @@ scancel, Ctrl-C) is kept, with its map outputs, for `ham submit --resume`, unles
 def cleanup(dry_run: bool, resumable: bool) -> None:
     resolved = settings.load()
     slurm = Slurm()
-    for jd in jobs.stale(resolved["shared_root"], slurm):
+    stale, live = jobs.by_activity(resolved["shared_root"], slurm)
+    for jd in live:
+        # Said out loud: a job stopped a moment ago is still COMPLETING for a while.
+        click.echo(f"leaving {jd.path}: its Slurm job is still in the queue (pending, running "
+                   f"or completing); run `ham cleanup` again once it has left")
+    for jd in stale:
         jobs.settle_ended(jd, slurm.job(jd.slurm_ids()[-1]))
         stopped = [j.name for j in jd.resumable_jobs()]
         if stopped and not resumable:
