@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hambench import cases as C
-from hambench import resume
+from hambench import resume, scale
 from hambench.jobs import RECORDS, Sample, run_ham, run_local, run_yarn, startup_split
 from hambench.report import write_all
 from hambench.util import (RESULTS, WORK, YARN_LIB, BenchError, cluster_env, ensure_cluster,
@@ -37,8 +37,12 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
                  "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "driver_maps",
-                 "driver_runners_per_node", "resume_maps", "resume_map_ms"):
+                 "driver_runners_per_node", "resume_maps", "resume_map_ms",
+                 "scale_heartbeat_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
+    for name in ("scale_maps", "scale_runners"):
+        ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...",
+                        type=lambda v: [int(x) for x in v.split(",") if x])
     a = ap.parse_args(argv)
     p = C.Params.quick() if a.quick else C.Params()
     for k, v in vars(a).items():
@@ -65,9 +69,12 @@ def main(argv: list[str]) -> int:
     if a.report_only:
         return report_only(Path(a.out))
     env = cluster_env()
-    ensure_cluster(env)
+    if not set(p.cases) <= set(C.NO_CLUSTER_CASES):
+        ensure_cluster(env)
     env["HAM_BUNDLE_DIR"] = str(snapshot_dist())
-    if p.yarn and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
+    scale_classes = scale.snapshot_classes() if "scale" in p.cases else None
+    if p.yarn and any(c in p.cases for c in JOB_CASES) \
+            and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
         raise SystemExit(f"{YARN_LIB} has no YARN jars: run bench/run.sh (it fetches them with "
                          f"mvn -f bench/yarn/pom.xml) or pass --no-yarn")
     out = Path(a.out)
@@ -82,7 +89,8 @@ def main(argv: list[str]) -> int:
                   f"{p.tera_rows} rows ({p.tera_rows * 100 / 1e6:.0f} MB); TestDFSIO "
                   f"{p.dfsio_files} x {p.dfsio_mb} MB; driver {p.driver_maps} no-op maps on "
                   f"{p.nodes * p.driver_runners_per_node} runners; resume {p.resume_maps} "
-                  f"maps x {p.resume_map_ms} ms stopped half-way; {p.nodes} nodes x "
+                  f"maps x {p.resume_map_ms} ms stopped half-way; scale {p.scale_maps} maps x "
+                  f"{p.scale_runners} simulated runners; {p.nodes} nodes x "
                   f"{p.slots_per_node} slot(s)"),
     }
 
@@ -156,6 +164,9 @@ def main(argv: list[str]) -> int:
                                                       p.resume_maps, p.resume_map_ms))
                 except Exception as e:
                     record("resume", variant, rnd, error=_err(e))
+        if "scale" in p.cases:
+            scale.run_round(Path(env["HAM_BUNDLE_DIR"]), scale_classes, rnd, p.scale_maps,
+                            p.scale_runners, p.scale_heartbeat_ms, record)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite

@@ -42,7 +42,8 @@ import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 /**
  * Scale bench (test code; bench/hambench/scale.py runs it): a real HAM driver, in this JVM as
  * in a {@code hadoop jar} client, for a synthetic job of {@code --maps} empty splits, served to
- * {@code --runners} simulated runners ({@link SimRunners}) in {@code --jvms} JVMs that speak
+ * {@code --runners} simulated runners ({@link SimRunners}) in {@code --jvms} JVMs (default: one
+ * per 1,000 runners) that speak
  * the real umbilical protocol with the job token and do no task work. Measures the driver:
  * dispatches/s, its CPU per dispatch (the whole process, and by thread), heap per pending task,
  * per connected runner and per finished task (after full GCs), RSS, the status record's
@@ -54,7 +55,8 @@ import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
  * the JVM with {@link SimRunners} in place of TaskRunner (same arguments, options,
  * environment). No Slurm, no product code changed for the bench.
  *
- * <p>Usage: {@code ScaleBench --maps N --runners R [--jvms J] [--hang K] [--heartbeat-ms MS]
+ * <p>Usage: {@code ScaleBench --maps N --runners R [--jvms J] [--warmup MAPS] [--hang K]
+ * [--heartbeat-ms MS]
  * [--commit true|false] [--reduces 0|1] [--task-ms MS] [--conf key=value]... --work DIR
  * --out FILE}
  */
@@ -66,8 +68,15 @@ public final class ScaleBench {
   private int maps = 1000;
   private int runners = 100;
   private int jvms = 0;
+  private int warmup = 0;
+  /** Added to this JVM's niceness for the runner JVMs. */
+  private int runnerNice = 9;
+  /** The runners connect over this long (as JVMs started by one step come up). */
+  private long connectRampMs = -1;
+  /** Runners per IPC connection; 0: 1 up to 1,000 runners, then as many as keep 1,000. */
+  private int perConnection = 0;
   private int hang = 0;
-  private long heartbeatMs = 5000;
+  private long heartbeatMs = HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS;
   private boolean commit = true;
   private int reduces = 0;
   private long taskMs = 0;
@@ -100,6 +109,10 @@ public final class ScaleBench {
         case "--maps" -> maps = Integer.parseInt(v);
         case "--runners" -> runners = Integer.parseInt(v);
         case "--jvms" -> jvms = Integer.parseInt(v);
+        case "--warmup" -> warmup = Integer.parseInt(v);
+        case "--runner-nice" -> runnerNice = Integer.parseInt(v);
+        case "--connect-ramp-ms" -> connectRampMs = Long.parseLong(v);
+        case "--runners-per-connection" -> perConnection = Integer.parseInt(v);
         case "--hang" -> hang = Integer.parseInt(v);
         case "--heartbeat-ms" -> heartbeatMs = Long.parseLong(v);
         case "--commit" -> commit = Boolean.parseBoolean(v);
@@ -111,34 +124,66 @@ public final class ScaleBench {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    if (jvms <= 0) {
-      jvms = Math.max(1, (runners + 2499) / 2500);
-    }
     if (work == null) {
       throw new IllegalArgumentException("--work DIR is required");
     }
   }
 
+  @SuppressWarnings("unchecked")
   Map<String, Object> run() throws Exception {
     FileUtil.fullyDelete(work);
-    File gates = new File(work, "gates");
+    Files.createDirectories(work.toPath());
+    Map<String, Object> cold = null;
+    if (warmup > 0) {
+      // The same JVM runs a first job, so that the one measured runs on warm (JIT-compiled)
+      // code as a long job's driver does; its own rate is reported as cold_dispatches_per_s.
+      cold = job(warmup, Math.min(runners, 1000), 0, "warmup", null);
+    }
+    Map<String, Object> result = job(maps, runners, hang, "job", out);
+    if (cold != null) {
+      Map<String, Object> m = (Map<String, Object>) result.get("metrics");
+      m.put("cold_maps", warmup);
+      m.put("cold_dispatches_per_s", ((Map<String, Object>) cold.get("metrics"))
+          .get("dispatches_per_s"));
+      m.put("cold_driver_cpu_ms_per_dispatch", ((Map<String, Object>) cold.get("metrics"))
+          .get("driver_cpu_ms_per_dispatch"));
+      if (out != null) {
+        JSON.writeValue(out, result);
+      }
+    }
+    return result;
+  }
+
+  /** One job of {@code maps} maps on {@code runners} simulated runners, measured. */
+  private Map<String, Object> job(int maps, int runners, int hang, String name, File out)
+      throws Exception {
+    int jvms = this.jvms > 0 ? this.jvms : Math.max(1, (runners + 999) / 1000);
+    File gates = new File(work, name + "-gates");
     Files.createDirectories(gates.toPath());
     File wrapper = new File(work, "sim-runner.sh");
     String java = System.getProperty("java.home") + "/bin/java";
+    // The simulated runners share this machine with the driver, where real ones have nodes of
+    // their own: they run niced below it (the driver's CPU is what is measured).
     Files.writeString(wrapper.toPath(), "#!/bin/sh\n"
         + "# ham.runner.java of the scale bench: the runner JVM, with the simulated runners'\n"
         + "# main class in place of TaskRunner (same options, class path, arguments).\n"
         + "for a do shift; [ \"$a\" = " + RUNNER_MAIN + " ] && a=" + SimRunners.class.getName()
         + "; set -- \"$@\" \"$a\"; done\n"
-        + "exec '" + java + "' \"$@\"\n");
+        + "exec nice -n " + runnerNice + " '" + java + "' \"$@\"\n");
     wrapper.setExecutable(true);
+    threadCpu.clear();
+    threadCpuAtGo.clear();
+    synchronized (cpuSeries) {
+      cpuSeries.clear();
+    }
+    sampling = true;
 
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
     conf.set("mapreduce.framework.name", HamConfig.FRAMEWORK_NAME);
-    conf.set(HamConfig.JOB_DIR, new File(work, "job").getPath());
-    conf.set("yarn.app.mapreduce.am.staging-dir", new File(work, "staging").getPath());
-    conf.set("mapreduce.jobtracker.staging.root.dir", new File(work, "staging").getPath());
+    conf.set(HamConfig.JOB_DIR, new File(work, name).getPath());
+    conf.set("yarn.app.mapreduce.am.staging-dir", new File(work, name + "-staging").getPath());
+    conf.set("mapreduce.jobtracker.staging.root.dir", new File(work, name + "-staging").getPath());
     conf.set("mapreduce.cluster.local.dir", new File(work, "local").getPath());
     conf.set("hadoop.tmp.dir", new File(work, "tmp").getPath());
     conf.set(HamConfig.DRIVER_HOST, "127.0.0.1");
@@ -152,12 +197,22 @@ public final class ScaleBench {
         "-D" + SimRunners.RUNNERS + "=" + runners, "-D" + SimRunners.JVMS + "=" + jvms,
         "-D" + SimRunners.MAPS + "=" + maps, "-D" + SimRunners.DIR + "=" + gates,
         "-D" + SimRunners.COMMIT + "=" + commit, "-D" + SimRunners.HANG + "=" + hang,
-        "-D" + SimRunners.TASK_MS + "=" + taskMs));
-    conf.set("mapreduce.map.java.opts", "-Xmx" + Math.max(256, 64 + runners / jvms / 4) + "m");
-    conf.set("mapreduce.reduce.java.opts", "-Xmx" + Math.max(256, 64 + runners / jvms / 4)
-        + "m");
+        "-D" + SimRunners.TASK_MS + "=" + taskMs,
+        "-D" + SimRunners.CONNECT_RAMP_MS + "=" + (connectRampMs >= 0 ? connectRampMs : runners),
+        "-D" + SimRunners.PER_CONNECTION + "=" + perConnection(runners)));
+    // A young generation that holds a few seconds of allocation: every collection stops
+    // (and scans the stacks of) a thousand runner threads and their connections' threads.
+    conf.set("mapreduce.map.java.opts", "-Xmx512m -Xmn256m");
+    conf.set("mapreduce.reduce.java.opts", "-Xmx512m -Xmn256m");
     conf.setLong(HamConfig.HEARTBEAT_TIMEOUT_MS, heartbeatMs);
     conf.setInt(HamConfig.MAX_RUNNER_LAUNCHES, 0);
+    // Speculation on (Hadoop's default: the scheduler looks for stragglers whenever a runner
+    // finds nothing pending), but no attempt runs long enough for one: a hung runner's
+    // attempt is ended by the heartbeat timeout (what lost_detect_s measures), and a slow
+    // answer on a loaded machine starts no second attempt.
+    conf.setLong(HamConfig.SPECULATIVE_MIN_MS, 3_600_000L);
+    // The runners write their results as they exit: let them (the job's end waits for it).
+    conf.setLong(HamConfig.STEP_EXIT_WAIT_MS, 120_000);
     conf.setInt(EmptySplits.COUNT, maps);
     for (Map.Entry<String, String> e : extra.entrySet()) {
       conf.set(e.getKey(), e.getValue());
@@ -184,7 +239,7 @@ public final class ScaleBench {
 
     // The runners connect (job token, SASL), then wait for go.
     long connectStart = System.currentTimeMillis();
-    Files.writeString(new File(gates, "connect").toPath(), "1");
+    gate(gates, "connect", "1");
     int connected = 0;
     int connectFailures = 0;
     for (int k = 0; k < jvms; k++) {
@@ -215,7 +270,7 @@ public final class ScaleBench {
     }
     long gcAtGo = gcMillis();
     sampler.start();
-    Files.writeString(new File(gates, "go").toPath(), Long.toString(go));
+    gate(gates, "go", Long.toString(go));
 
     // As a `hadoop jar` client: progress, failed attempts and counters printed, in a thread.
     boolean[] ok = new boolean[1];
@@ -239,6 +294,7 @@ public final class ScaleBench {
     int reruns = 0;
     int errors = 0;
     int idlePolls = 0;
+    int stragglers = 0;
     long lastDone = 0;
     long firstDispatch = Long.MAX_VALUE;
     List<Long> done = new ArrayList<>();
@@ -248,13 +304,14 @@ public final class ScaleBench {
       File f = new File(gates, "runners-" + k + ".json");
       if (!f.isFile()) {
         throw new IOException("runner JVM " + k + " left no results (see "
-            + new File(work, "job") + "/jobs/*/logs/runner.g0-p" + k + ".log)");
+            + new File(work, name) + "/jobs/*/logs/runner.g0-p" + k + ".log)");
       }
       JsonNode r = JSON.readTree(f);
       tasks += r.get("tasks").asInt();
       reruns += r.get("reruns").asInt();
       errors += r.get("errors").asInt();
       idlePolls += r.get("idle_polls").asInt();
+      stragglers += r.get("stragglers").asInt();
       lastDone = Math.max(lastDone, r.get("last_done_ms").asLong());
       if (r.get("first_dispatch_ms").asLong() > 0) {
         firstDispatch = Math.min(firstDispatch, r.get("first_dispatch_ms").asLong());
@@ -283,11 +340,13 @@ public final class ScaleBench {
     m.put("maps", maps);
     m.put("runners", runners);
     m.put("runner_jvms", jvms);
+    m.put("runners_per_connection", perConnection(runners));
     m.put("succeeded", ok[0] ? 1 : 0);
     m.put("tasks_done", tasks);
     m.put("reruns", reruns);
     m.put("rpc_errors", errors);
     m.put("idle_polls", idlePolls);
+    m.put("runner_stragglers", stragglers);
     m.put("rpcs_per_task", commit ? 5 : 3);
     m.put("dispatches_per_s", firstRuns / window);
     long t10 = timeOf(done, (int) Math.ceil(0.1 * firstRuns));
@@ -301,6 +360,12 @@ public final class ScaleBench {
     m.put("driver_cpu_util", cpuWindow / window);
     m.put("driver_cpu_bound_dispatches_per_s", firstRuns / Math.max(cpuWindow, 1e-9));
     m.put("driver_gc_ms", gcMillis() - gcAtGo);
+    if (lastDone - end > 1000) {
+      // After the first runs: runners idle (polling) while the hung attempt waits to be
+      // noticed and run again.
+      m.put("tail_driver_cpu_util", (cpuAt(lastDone) - cpuAt(end)) / 1e9
+          / ((lastDone - end) / 1e3));
+    }
     Map<String, Long> byGroup = new LinkedHashMap<>();
     for (Object[] t : threadCpu.values()) {
       byGroup.merge(group((String) t[0]), (Long) t[1], Long::sum);
@@ -352,7 +417,7 @@ public final class ScaleBench {
         m.put("lost_detect_over_timeout_s", sum / seen - heartbeatMs / 1e3);
       }
     }
-    recordCost(m);
+    recordCost(m, job.getJobID().toString());
     long heapEnd = heapAfterGc();
     m.put("heap_per_finished_task_B", (double) (heapEnd - heapBase) / maps);
     m.put("rss_peak_MB", procStatus("VmHWM") / 1024.0);
@@ -361,9 +426,21 @@ public final class ScaleBench {
     Map<String, Object> result = new LinkedHashMap<>();
     result.put("metrics", m);
     result.put("failures", failures.subList(0, Math.min(20, failures.size())));
-    result.put("config", Map.of("maps", maps, "runners", runners, "jvms", jvms, "hang", hang,
-        "heartbeat_ms", heartbeatMs, "commit", commit, "reduces", reduces, "task_ms", taskMs,
-        "conf", extra));
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("maps", maps);
+    config.put("runners", runners);
+    config.put("jvms", jvms);
+    config.put("hang", hang);
+    config.put("heartbeat_ms", heartbeatMs);
+    config.put("commit", commit);
+    config.put("reduces", reduces);
+    config.put("task_ms", taskMs);
+    config.put("warmup_maps", warmup);
+    config.put("runner_nice", runnerNice);
+    config.put("connect_ramp_ms", connectRampMs >= 0 ? connectRampMs : runners);
+    config.put("runners_per_connection", perConnection(runners));
+    config.put("conf", extra);
+    result.put("config", config);
     List<Long> series = new ArrayList<>();
     for (long x : done) {
       series.add(x);
@@ -379,10 +456,11 @@ public final class ScaleBench {
    * The status record written as the driver writes it (the same call as its supervision loop),
    * at the job's end, when it holds every attempt: median of 5 writes, and its size.
    */
-  private void recordCost(Map<String, Object> m) throws Exception {
+  @SuppressWarnings("unchecked")
+  private void recordCost(Map<String, Object> m, String id) throws Exception {
     Field jobs = HamClientProtocol.class.getDeclaredField("JOBS");
     jobs.setAccessible(true);
-    HamJob job = ((Map<?, HamJob>) jobs.get(null)).values().iterator().next();
+    HamJob job = ((Map<?, HamJob>) jobs.get(null)).get(id);
     StatusRecord record = (StatusRecord) field(job, "record");
     JobReport report = (JobReport) field(job, "report");
     TaskScheduler scheduler = (TaskScheduler) field(job, "scheduler");
@@ -390,13 +468,21 @@ public final class ScaleBench {
     List<Double> write = new ArrayList<>();
     List<Double> snapshot = new ArrayList<>();
     JobStatus.State state = job.status().getState();
+    // By reflection: the record's types changed with the driver (a Map, then a Content), and
+    // the bench measures both.
+    java.lang.reflect.Method build0 = JobReport.class.getDeclaredMethod("record",
+        JobStatus.State.class, boolean.class);
+    java.lang.reflect.Method write0 = StatusRecord.class.getDeclaredMethod("write",
+        build0.getReturnType());
+    build0.setAccessible(true);
+    write0.setAccessible(true);
     for (int i = 0; i < 5; i++) {
       long a = System.nanoTime();
       scheduler.attempts();
       long b = System.nanoTime();
-      Map<String, Object> r = report.record(state, false);
+      Object r = build0.invoke(report, state, false);
       long c = System.nanoTime();
-      record.write(r);
+      write0.invoke(record, r);
       long d = System.nanoTime();
       snapshot.add((b - a) / 1e6);
       build.add((c - b) / 1e6);
@@ -407,6 +493,18 @@ public final class ScaleBench {
     m.put("record_write_ms", median(write));
     m.put("record_total_ms", median(build) + median(write));
     m.put("record_bytes", record.file().length());
+  }
+
+  private int perConnection(int runners) {
+    return perConnection > 0 ? perConnection : Math.max(1, (runners + 999) / 1000);
+  }
+
+  /** Opens a gate the runners wait for: the file appears whole (written aside, renamed). */
+  private static void gate(File gates, String name, String content) throws IOException {
+    File tmp = new File(gates, "." + name);
+    Files.writeString(tmp.toPath(), content);
+    Files.move(tmp.toPath(), new File(gates, name).toPath(),
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** A class path whose entries do not depend on the working directory. */

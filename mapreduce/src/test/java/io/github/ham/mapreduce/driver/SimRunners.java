@@ -49,13 +49,16 @@ import org.apache.hadoop.security.token.Token;
  * end: commitPending + canCommit (a map-only job writing output), its last statusUpdate (with
  * a real map's counters) and done.
  *
+ * <p>With {@value #PER_CONNECTION} above 1, that many runners share a connection (and a UGI):
+ * the driver still sees each runner's calls under its own id, but fewer connections.
+ *
  * <p>Settings come as system properties (ham.runner.java.opts): {@value #RUNNERS} runners in
  * all over {@value #JVMS} JVMs (this one is the launcher's slot g0-p&lt;K&gt;), results and
  * gates in {@value #DIR}. The threads connect once {@code DIR/connect} exists, and ask for
  * tasks once {@code DIR/go} exists; {@code DIR/connected-K} says this JVM's threads are
  * connected; {@code DIR/runners-K.json} holds what they saw. {@value #HANG} runners of JVM 0
- * go silent with an attempt in hand once that JVM finished half its share of the maps (a hung
- * node), each announced in {@code DIR/hung-<attempt>} with the time of its last call.
+ * go silent with an attempt in hand once that JVM has been given half its share of the maps
+ * (a hung node), each announced in {@code DIR/hung-<attempt>} with the time of its last call.
  */
 public final class SimRunners {
   static final String RUNNERS = "ham.scale.runners";
@@ -66,6 +69,8 @@ public final class SimRunners {
   static final String HANG = "ham.scale.hang";
   static final String PER_NODE = "ham.scale.runners.per.node";
   static final String TASK_MS = "ham.scale.task.ms";
+  static final String CONNECT_RAMP_MS = "ham.scale.connect.ramp.ms";
+  static final String PER_CONNECTION = "ham.scale.runners.per.connection";
   /** The RPCs a runner makes, for the latency histograms. */
   static final List<String> CALLS = List.of("getTask", "getTask_idle", "commitPending",
       "canCommit", "statusUpdate", "done", "connect");
@@ -82,6 +87,13 @@ public final class SimRunners {
   private final long taskMs;
   private final int hang;
   private final int hangAfter;
+  /**
+   * Runners sharing one IPC connection (one UGI): 1 is each its own, as real runners; more
+   * when the machine cannot hold a connection thread per runner besides the runner's own.
+   */
+  private final int perConnection;
+  private final Map<Integer, UserGroupInformation> owners =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final Token<JobTokenIdentifier> token = new Token<>();
   private final JobConf conf = new JobConf();
   private final long pid = ProcessHandle.current().pid();
@@ -94,12 +106,16 @@ public final class SimRunners {
   private final AtomicInteger reruns = new AtomicInteger();
   private final AtomicInteger idlePolls = new AtomicInteger();
   private final AtomicInteger hung = new AtomicInteger();
+  private final AtomicInteger dispatched = new AtomicInteger();
+  /** Runners told to exit (no more work). */
+  private final AtomicInteger told = new AtomicInteger();
   private final AtomicLong firstDispatch = new AtomicLong(Long.MAX_VALUE);
   private final AtomicLong lastDone = new AtomicLong();
   /** Done attempts per 10 ms since go. */
   private final AtomicLongArray doneHist = new AtomicLongArray(1 << 17);
   private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
   private volatile long go;
+  private final CountDownLatch started = new CountDownLatch(1);
   /** Threads gone silent on purpose (hung runners). */
   private final java.util.Set<Thread> parked = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -119,6 +135,7 @@ public final class SimRunners {
     this.taskMs = Long.getLong(TASK_MS, 0L);
     this.hang = jvm == 0 ? Integer.getInteger(HANG, 0) : 0;
     this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 2;
+    this.perConnection = Math.max(1, Integer.getInteger(PER_CONNECTION, 1));
     for (String c : CALLS) {
       latency.put(c, new Histogram());
     }
@@ -135,11 +152,32 @@ public final class SimRunners {
   }
 
   public static void main(String[] args) throws Exception {
+    if (!new File(".").getCanonicalFile().getName().startsWith("g0-")) {
+      // A replacement the driver started for a lost runner: the simulated runners are all in
+      // the first generation (ham.runner.max.relaunches=0 allows none but those whose task
+      // the driver ended), so it leaves at once.
+      System.exit(0);
+    }
     SimRunners sim = new SimRunners(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
     System.exit(sim.run());
   }
 
   private int run() throws Exception {
+    // Gone with the driver: its JVM started this one (through the launcher's script, which
+    // exec'ed it), as a real runner leaves when the driver is unreachable.
+    ProcessHandle driver = ProcessHandle.current().parent().orElse(null);
+    Thread watchdog = new Thread(() -> {
+      while (driver != null && driver.isAlive()) {
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+      Runtime.getRuntime().halt(3);
+    }, "sim-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
     InetSocketAddress address = NetUtils.createSocketAddrForHost(host, port);
     SecurityUtil.setTokenService(token, address);
     await(new File(dir, "connect"));
@@ -147,8 +185,7 @@ public final class SimRunners {
     List<Thread> workers = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       int index = firstRunner + i;
-      boolean hangs = i < hang;
-      Thread t = new Thread(() -> runner(address, index, hangs, ready), "sim-runner-" + index);
+      Thread t = new Thread(() -> runner(address, index, ready), "sim-runner-" + index);
       t.setDaemon(true);
       workers.add(t);
       t.start();
@@ -157,10 +194,21 @@ public final class SimRunners {
     write("connected-" + jvm, Map.of("connected", connected.get(),
         "connect_failures", connectFailures.get()));
     go = Long.parseLong(await(new File(dir, "go")).trim());
+    started.countDown();
+    // Until every runner is done (told to exit, or gone); once the first was told to exit,
+    // at most 20 s more: the results must be written before the driver stops this JVM.
+    long deadline = Long.MAX_VALUE;
     for (Thread t : workers) {
-      while (t.isAlive() && !parked.contains(t)) {
+      while (t.isAlive() && !parked.contains(t) && System.currentTimeMillis() < deadline) {
         t.join(100);
+        if (deadline == Long.MAX_VALUE && told.get() > 0) {
+          deadline = System.currentTimeMillis() + 20_000;
+        }
       }
+    }
+    int stragglers = 0;
+    for (Thread t : workers) {
+      stragglers += t.isAlive() && !parked.contains(t) ? 1 : 0;
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("jvm", jvm);
@@ -172,7 +220,8 @@ public final class SimRunners {
     out.put("idle_polls", idlePolls.get());
     out.put("errors", errors.get());
     out.put("failures", failures.subList(0, Math.min(10, failures.size())));
-    out.put("hung", hung.get());
+    out.put("hung", Math.min(hang, hung.get()));
+    out.put("stragglers", stragglers);
     out.put("go_ms", go);
     out.put("first_dispatch_ms", firstDispatch.get() == Long.MAX_VALUE ? 0 : firstDispatch.get());
     out.put("last_done_ms", lastDone.get());
@@ -195,13 +244,21 @@ public final class SimRunners {
   }
 
   /** One simulated runner, as TaskRunner's main and loop, minus the task's work. */
-  private void runner(InetSocketAddress address, int index, boolean hangs, CountDownLatch ready) {
+  private void runner(InetSocketAddress address, int index, CountDownLatch ready) {
     String node = "sim" + (index / perNode);
     String runnerId = RunnerId.of(node, "g0-p" + jvm + "t" + index, pid);
-    UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
-    owner.addToken(token);
+    UserGroupInformation owner = owners.computeIfAbsent(index / perConnection, k -> {
+      UserGroupInformation u = UserGroupInformation.createRemoteUser(jobId.toString());
+      u.addToken(token);
+      return u;
+    });
     TaskUmbilicalProtocol umbilical = null;
     try {
+      // Runners come up over a while, as the JVMs of one srun step do.
+      long ramp = Long.getLong(CONNECT_RAMP_MS, 0L);
+      if (ramp > 0) {
+        Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(ramp));
+      }
       long t0 = System.nanoTime();
       for (int tries = 0; ; tries++) {
         try {
@@ -218,12 +275,14 @@ public final class SimRunners {
                   address, conf));
           break;
         } catch (IOException e) {
+          // A real runner that cannot connect exits and is replaced; a simulated one tries
+          // again (a few times), so that the job has the runners it was sized for.
           connectFailures.incrementAndGet();
-          if (tries >= 3) {
+          if (tries >= 9) {
             failures.add("connect: " + e);
             return;
           }
-          Thread.sleep(1000);
+          Thread.sleep(1000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(2000));
         }
       }
       latency.get("connect").add(System.nanoTime() - t0);
@@ -235,10 +294,20 @@ public final class SimRunners {
       ready.countDown();
     }
     try {
-      while (go == 0) {
-        Thread.sleep(5);
+      // Until go, a call every 5 s keeps the connection (a real runner is never idle that
+      // long: it asks for a task at least every second).
+      org.apache.hadoop.mapred.JobID job = org.apache.hadoop.mapred.JobID.downgrade(jobId);
+      while (!started.await(5, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (index % perConnection != 0) {
+          continue;  // one runner per connection keeps it
+        }
+        try {
+          umbilical.getMapCompletionEvents(job, 0, 1, new TaskAttemptID());
+        } catch (IOException e) {
+          failures.add("keepalive: " + e);
+        }
       }
-      loop(umbilical, runnerId, hangs);
+      loop(umbilical, runnerId);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
@@ -246,7 +315,7 @@ public final class SimRunners {
     }
   }
 
-  private void loop(TaskUmbilicalProtocol umbilical, String runnerId, boolean hangs)
+  private void loop(TaskUmbilicalProtocol umbilical, String runnerId)
       throws InterruptedException {
     long lastContact = System.currentTimeMillis();
     int idle = 0;
@@ -268,6 +337,7 @@ public final class SimRunners {
       }
       long took = System.nanoTime() - t0;
       if (next != null && next.shouldDie()) {
+        told.incrementAndGet();
         return;
       }
       if (next == null || next.getTask() == null) {
@@ -285,8 +355,8 @@ public final class SimRunners {
       if (attempt.getId() > 0) {
         reruns.incrementAndGet();
       }
-      if (hangs && hung.get() < hang && tasks.get() >= hangAfter) {
-        hung.incrementAndGet();
+      int dispatched = this.dispatched.incrementAndGet();
+      if (hang > 0 && dispatched > hangAfter && hung.incrementAndGet() <= hang) {
         try {
           write("hung-" + attempt, Map.of("attempt", attempt.toString(), "runner", runnerId,
               "last_contact_ms", lastContact));
