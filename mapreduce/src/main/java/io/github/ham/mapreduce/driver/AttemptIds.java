@@ -30,7 +30,8 @@ public final class AttemptIds {
 
   /** The key of an attempt of this job, or null if the attempt belongs to another job. */
   public AttemptKey keyOf(org.apache.hadoop.mapreduce.TaskAttemptID attempt) {
-    if (!attempt.getJobID().toString().equals(job.toString())) {
+    org.apache.hadoop.mapreduce.JobID of = attempt.getJobID();
+    if (of.getId() != job.getId() || !of.getJtIdentifier().equals(job.getJtIdentifier())) {
       return null;
     }
     return new AttemptKey(new TaskKey(attempt.getTaskType() == TaskType.MAP,
