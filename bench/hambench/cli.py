@@ -33,6 +33,8 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--no-yarn", action="store_true", help="skip the ephemeral YARN baseline")
     ap.add_argument("--yarn", action="store_true", help="include YARN (default except --quick)")
     ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--scale-dist", metavar="DIR",
+                    help="scale: the HAM bundle to measure (default: this tree's build)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
@@ -47,7 +49,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     p = C.Params.quick() if a.quick else C.Params()
     for k, v in vars(a).items():
         if v is not None and k not in ("quick", "yarn", "no_yarn", "cases", "out",
-                                       "report_only") \
+                                       "report_only", "scale_dist") \
                 and hasattr(p, k):
             setattr(p, k, v)
     if a.cases:
@@ -165,8 +167,9 @@ def main(argv: list[str]) -> int:
                 except Exception as e:
                     record("resume", variant, rnd, error=_err(e))
         if "scale" in p.cases:
-            scale.run_round(Path(env["HAM_BUNDLE_DIR"]), scale_classes, rnd, p.scale_maps,
-                            p.scale_runners, p.scale_heartbeat_ms, record)
+            scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
+                            scale_classes, rnd, p.scale_maps, p.scale_runners,
+                            p.scale_heartbeat_ms, record)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite
