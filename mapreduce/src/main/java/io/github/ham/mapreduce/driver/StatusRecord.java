@@ -226,9 +226,9 @@ public final class StatusRecord {
   private static void attemptLine(StringBuilder b, AttemptInfo.Snapshot a, AttemptIds ids) {
     int slash = a.runner().indexOf('/');
     b.append("{\"id\":");
-    string(b, ids.attempt(a.key()).toString());
+    string(b, ids.attemptName(a.key()));
     b.append(",\"task\":");
-    string(b, ids.task(a.key().task()).toString());
+    string(b, ids.taskName(a.key().task()));
     b.append(",\"type\":").append(a.key().isMap() ? "\"MAP\"" : "\"REDUCE\"");
     b.append(",\"node\":");
     string(b, slash >= 0 ? a.runner().substring(0, slash) : a.runner());
