@@ -1,8 +1,9 @@
 package io.github.ham.mapreduce.driver;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -11,6 +12,7 @@ import io.github.ham.mapreduce.common.AttemptState;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -24,17 +26,28 @@ import org.apache.hadoop.mapreduce.counters.CounterGroupFactory;
  * yarn.scheduler.minimum-allocation-mb), megabytes and vcores. On a shared file system no map
  * is data-local: every launched map counts as "other local", as YARN counts off-switch maps.
  *
- * <p>The sum is kept as reports come (each report replaces the attempt's last one), and an
- * attempt that ends other than SUCCEEDED is taken out of it once: {@link #total} costs the same
- * with 100 or 100,000 attempts (the status record and the clients read it often), and sums by
- * counter name, not through Hadoop's display names (a resource-bundle lookup per counter).
- * Thread-safe.
+ * <p>Sized for 100,000 attempts: each attempt's last report is kept as (counter, value) pairs
+ * over the job's table of counter names (a few hundred bytes, where Hadoop's Counters object
+ * takes a few kilobytes), and made a Counters again when asked for. The sum is kept as reports
+ * come (each report replaces the attempt's last one), and an attempt that ends other than
+ * SUCCEEDED is taken out of it once: {@link #total} costs the same with 100 or 100,000
+ * attempts (the status record and the clients read it often), and sums by counter name, not
+ * through Hadoop's display names (a resource-bundle lookup per counter). Thread-safe.
  */
 final class JobCounters {
   private final TaskScheduler scheduler;
-  private final Map<AttemptKey, Counters> byAttempt = new HashMap<>();
-  /** The sum of the counters of the attempts not ended unsuccessfully: group -> counters. */
-  private final Map<String, Group> sum = new LinkedHashMap<>();
+  /** The counters' names, in the order first reported: group and name, by index. */
+  private final List<String[]> names = new ArrayList<>();
+  private final Map<String, Map<String, Integer>> indexes = new HashMap<>();
+  /** Display names a user group or counter was reported with (framework ones are Hadoop's). */
+  private final Map<String, String> groupDisplayNames = new HashMap<>();
+  private final Map<Integer, String> displayNames = new HashMap<>();
+  /** Each attempt's last report: (counter index, value) pairs. */
+  private final Map<AttemptKey, long[]> byAttempt = new HashMap<>();
+  /** The sum over the attempts not ended unsuccessfully, by counter index. */
+  private long[] sum = new long[32];
+  /** How many of those attempts reported each counter (a counter is in the sum while > 0). */
+  private int[] reporting = new int[32];
   /** Attempts taken out of the sum (ended FAILED or KILLED): they stay out. */
   private final Set<AttemptKey> excluded = new HashSet<>();
   /** How many of the scheduler's unsuccessful ends {@link #excluded} has seen. */
@@ -43,17 +56,6 @@ final class JobCounters {
   private final long[] memoryMb = new long[2];
   private final long[] vcores = new long[2];
   private final long[] slots = new long[2];
-
-  /** One group of the sum: its display name (user groups only) and counters by name. */
-  private static final class Group {
-    final String displayName;
-    final Map<String, long[]> counters = new LinkedHashMap<>();
-    final Map<String, String> displayNames = new HashMap<>();
-
-    Group(String displayName) {
-      this.displayName = displayName;
-    }
-  }
 
   JobCounters(TaskScheduler scheduler, JobConf conf) {
     this.scheduler = scheduler;
@@ -68,9 +70,10 @@ final class JobCounters {
 
   /** An attempt's latest counters (each status report carries all of them). */
   synchronized void update(AttemptKey key, Counters counters) {
-    Counters old = byAttempt.put(key, counters);
+    long[] values = pairs(counters);
+    long[] old = byAttempt.put(key, values);
     if (!excluded.contains(key)) {
-      add(counters, 1);
+      add(values, 1);
       if (old != null) {
         add(old, -1);
       }
@@ -79,41 +82,50 @@ final class JobCounters {
 
   /** The counters an attempt last reported (empty if none). */
   synchronized Counters ofAttempt(AttemptKey key) {
-    Counters c = byAttempt.get(key);
-    return c == null ? new Counters() : c;
+    Counters out = new Counters();
+    long[] values = byAttempt.get(key);
+    if (values != null) {
+      for (int i = 0; i < values.length; i += 2) {
+        counter(out, (int) values[i]).setValue(values[i + 1]);
+      }
+    }
+    return out;
   }
 
   /** The task counters of the successful attempts of the maps (or reduces). */
   synchronized Counters succeededTasks(boolean isMap) {
-    Counters sum = new Counters();
+    long[] total = new long[names.size()];
+    boolean[] present = new boolean[names.size()];
     for (AttemptInfo.Snapshot a : scheduler.attempts()) {
-      Counters c = byAttempt.get(a.key());
-      if (c != null && a.key().isMap() == isMap && a.state() == AttemptState.SUCCEEDED) {
-        sum.incrAllCounters(c);
+      long[] values = byAttempt.get(a.key());
+      if (values != null && a.key().isMap() == isMap && a.state() == AttemptState.SUCCEEDED) {
+        for (int i = 0; i < values.length; i += 2) {
+          total[(int) values[i]] += values[i + 1];
+          present[(int) values[i]] = true;
+        }
       }
     }
-    return sum;
+    Counters out = new Counters();
+    for (int i = 0; i < total.length; i++) {
+      if (present[i]) {
+        counter(out, i).increment(total[i]);
+      }
+    }
+    return out;
   }
 
   synchronized Counters total() {
     for (AttemptKey key : scheduler.unsuccessfulSince(unsuccessfulSeen)) {
       unsuccessfulSeen++;
-      Counters c = byAttempt.get(key);
-      if (excluded.add(key) && c != null) {
-        add(c, -1);
+      long[] values = byAttempt.get(key);
+      if (excluded.add(key) && values != null) {
+        add(values, -1);
       }
     }
     Counters total = new Counters();
-    for (Map.Entry<String, Group> g : sum.entrySet()) {
-      Counters.Group group = total.getGroup(g.getKey());
-      if (g.getValue().displayName != null) {
-        group.setDisplayName(g.getValue().displayName);
-      }
-      for (Map.Entry<String, long[]> c : g.getValue().counters.entrySet()) {
-        String display = g.getValue().displayNames.get(c.getKey());
-        Counters.Counter counter = display == null ? group.getCounterForName(c.getKey())
-            : group.addCounter(c.getKey(), display, 0);
-        counter.increment(c.getValue()[0]);
+    for (int i = 0; i < names.size(); i++) {
+      if (reporting[i] > 0) {
+        counter(total, i).increment(sum[i]);
       }
     }
     long[] millis = scheduler.attemptMillis(System.currentTimeMillis());
@@ -149,32 +161,73 @@ final class JobCounters {
     return total;
   }
 
-  /**
-   * Adds ({@code sign} 1) or takes out (-1) an attempt's counters. Framework groups (task,
-   * file system, job counters...) get their display names from Hadoop's resource bundles when
-   * printed; a user group keeps the display names its attempts gave.
-   */
-  private void add(Counters counters, int sign) {
+  /** Adds ({@code sign} 1) or takes out (-1) an attempt's report. */
+  private void add(long[] values, int sign) {
+    for (int i = 0; i < values.length; i += 2) {
+      int index = (int) values[i];
+      sum[index] += sign * values[i + 1];
+      reporting[index] += sign;
+    }
+  }
+
+  /** A report as (counter index, value) pairs, the counters' names entered in the table. */
+  private long[] pairs(Counters counters) {
+    int n = 0;
     for (Counters.Group g : counters) {
-      String name = g.getName();
-      boolean framework = CounterGroupFactory.isFrameworkGroup(name)
-          || name.equals(org.apache.hadoop.mapreduce.FileSystemCounter.class.getName());
-      Group group = sum.get(name);
-      if (group == null) {
-        group = new Group(framework ? null : g.getDisplayName());
-        sum.put(name, group);
+      n += g.size();
+    }
+    long[] out = new long[2 * n];
+    int at = 0;
+    for (Counters.Group g : counters) {
+      String group = g.getName();
+      boolean framework = CounterGroupFactory.isFrameworkGroup(group)
+          || group.equals(FileSystemCounter.class.getName());
+      Map<String, Integer> inGroup = indexes.get(group);
+      if (inGroup == null) {
+        inGroup = new HashMap<>();
+        indexes.put(group, inGroup);
+        if (!framework) {
+          groupDisplayNames.put(group, g.getDisplayName());
+        }
       }
       for (Counters.Counter c : g) {
-        long[] v = group.counters.get(c.getName());
-        if (v == null) {
-          v = new long[1];
-          group.counters.put(c.getName(), v);
+        Integer index = inGroup.get(c.getName());
+        if (index == null) {
+          index = names.size();
+          inGroup.put(c.getName(), index);
+          names.add(new String[] {group, c.getName()});
           if (!framework) {
-            group.displayNames.put(c.getName(), c.getDisplayName());
+            displayNames.put(index, c.getDisplayName());
+          }
+          if (index >= sum.length) {
+            sum = java.util.Arrays.copyOf(sum, sum.length * 2);
+            reporting = java.util.Arrays.copyOf(reporting, reporting.length * 2);
           }
         }
-        v[0] += sign * c.getValue();
+        if (at + 1 >= out.length) {
+          out = java.util.Arrays.copyOf(out, out.length + 8);  // size() undercounted
+        }
+        out[at++] = index;
+        out[at++] = c.getValue();
       }
     }
+    return at == out.length ? out : java.util.Arrays.copyOf(out, at);
+  }
+
+  /** Counter {@code index} of {@code counters}, with the display names it was reported with. */
+  private Counters.Counter counter(Counters counters, int index) {
+    String[] name = names.get(index);
+    Counters.Group group = counters.getGroup(name[0]);
+    String groupDisplay = groupDisplayNames.get(name[0]);
+    if (groupDisplay != null && !groupDisplay.equals(group.getDisplayName())) {
+      group.setDisplayName(groupDisplay);
+    }
+    String display = displayNames.get(index);
+    if (display == null) {
+      return group.getCounterForName(name[1]);
+    }
+    Counters.Counter c = group.getCounterForName(name[1]);
+    c.setDisplayName(display);
+    return c;
   }
 }
