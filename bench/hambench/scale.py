@@ -95,7 +95,14 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
         tail = "\n".join(logf.read_text(errors="replace").splitlines()[-15:])
         raise BenchError(f"scale {tag}: ScaleBench failed (rc={rc}); log {logf}\n{tail}")
     shutil.rmtree(SCALE / "run" / tag, ignore_errors=True)
-    return json.loads(out.read_text())
+    res = json.loads(out.read_text())
+    m = res["metrics"]
+    if m.get("succeeded") != 1 or m.get("tasks_done", 0) < maps:
+        raise BenchError(f"scale {tag}: the job did not succeed ({m.get('tasks_done')} of {maps} "
+                         f"maps done, {m.get('runners_connected')} of {runners} runners "
+                         f"connected, {m.get('rpc_errors')} RPC errors); log {logf}; "
+                         f"first failures: {res.get('failures', [])[:2]}")
+    return res
 
 
 def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:

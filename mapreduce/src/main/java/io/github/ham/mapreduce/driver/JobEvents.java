@@ -74,8 +74,8 @@ final class JobEvents {
       events.add(new TaskCompletionEvent(events.size(), ids.attempt(key), key.task().index(),
           key.isMap(), status, ""));
     }
-    // Converted once, in the history's thread, for the attempt's and the task's events.
-    org.apache.hadoop.mapred.Counters reported = counters.ofAttempt(key);
+    // Read and converted once, in the history's thread, for the attempt's and the task's
+    // events (the attempt has ended: its counters no longer change).
     java.util.function.Supplier<org.apache.hadoop.mapreduce.Counters> c = new java.util
         .function.Supplier<>() {
       private org.apache.hadoop.mapreduce.Counters converted;
@@ -83,7 +83,7 @@ final class JobEvents {
       @Override
       public org.apache.hadoop.mapreduce.Counters get() {
         if (converted == null) {
-          converted = new org.apache.hadoop.mapreduce.Counters(reported);
+          converted = new org.apache.hadoop.mapreduce.Counters(counters.ofAttempt(key));
         }
         return converted;
       }
