@@ -40,6 +40,7 @@ class Params:
     scale_maps: list[int] = field(default_factory=lambda: [1_000, 10_000, 100_000])
     scale_runners: list[int] = field(default_factory=lambda: [100, 1_000, 10_000])
     scale_heartbeat_ms: int = 30_000  # ham.heartbeat.timeout.ms's default
+    scale_connect_ramp_ms: int = -1  # runners connect over this long; -1: 1 ms per runner
     yarn: bool = True
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
 

@@ -35,12 +35,14 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--scale-dist", metavar="DIR",
                     help="scale: the HAM bundle to measure (default: this tree's build)")
+    ap.add_argument("--scale-conf", metavar="KEY=VALUE", action="append", default=[],
+                    help="scale: a job configuration key for every configuration (repeatable)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
                  "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "driver_maps",
                  "driver_runners_per_node", "resume_maps", "resume_map_ms",
-                 "scale_heartbeat_ms"):
+                 "scale_heartbeat_ms", "scale_connect_ramp_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
     for name in ("scale_maps", "scale_runners"):
         ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...",
@@ -49,7 +51,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     p = C.Params.quick() if a.quick else C.Params()
     for k, v in vars(a).items():
         if v is not None and k not in ("quick", "yarn", "no_yarn", "cases", "out",
-                                       "report_only", "scale_dist") \
+                                       "report_only", "scale_dist", "scale_conf") \
                 and hasattr(p, k):
             setattr(p, k, v)
     if a.cases:
@@ -85,7 +87,7 @@ def main(argv: list[str]) -> int:
     meta: dict[str, Any] = {
         "command": "bash bench/run.sh " + shlex.join(argv),
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "params": dict(vars(p)),
+        "params": {**vars(p), "scale_dist": a.scale_dist, "scale_conf": a.scale_conf},
         "sizes": (f"dispatch {p.dispatch_maps} maps x {p.dispatch_map_ms} ms + 1 reduce; "
                   f"wordcount {p.wc_mb} MiB in {p.wc_files} files; teragen/terasort/teravalidate "
                   f"{p.tera_rows} rows ({p.tera_rows * 100 / 1e6:.0f} MB); TestDFSIO "
@@ -169,7 +171,8 @@ def main(argv: list[str]) -> int:
         if "scale" in p.cases:
             scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
                             scale_classes, rnd, p.scale_maps, p.scale_runners,
-                            p.scale_heartbeat_ms, record)
+                            p.scale_heartbeat_ms, record, a.scale_conf,
+                            p.scale_connect_ramp_ms)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite
