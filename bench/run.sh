@@ -16,7 +16,16 @@ fi
 if ! ls "$here"/work/yarn-lib/hadoop-yarn-server-resourcemanager-*.jar >/dev/null 2>&1; then
   mvn -q -f "$here/yarn/pom.xml" dependency:copy-dependencies
 fi
-# shellcheck disable=SC1091
-bash "$repo/tests/cluster-up.sh" --reuse  # keeps a running test cluster of the same shape
-. /var/tmp/ham-cluster/env.sh
+# The test cluster, unless every case asked for runs without Slurm (scale).
+cases="" prev=""
+for a in "$@"; do
+  [ "$prev" = --cases ] && cases=$a
+  case $a in --cases=*) cases=${a#--cases=} ;; esac
+  prev=$a
+done
+if [ -z "$cases" ] || [ -n "$(printf '%s\n' "${cases//,/$'\n'}" | grep -vx -e scale -e '')" ]; then
+  bash "$repo/tests/cluster-up.sh" --reuse  # keeps a running test cluster of the same shape
+  # shellcheck disable=SC1091
+  . /var/tmp/ham-cluster/env.sh
+fi
 exec "$py" "$here/run.py" "$@"

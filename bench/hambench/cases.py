@@ -36,6 +36,11 @@ class Params:
     driver_runners_per_node: int = 4
     resume_maps: int = 60
     resume_map_ms: int = 2000
+    # scale: the driver alone with simulated runners (hambench/scale.py), every maps x runners
+    scale_maps: list[int] = field(default_factory=lambda: [1_000, 10_000, 100_000])
+    scale_runners: list[int] = field(default_factory=lambda: [100, 1_000, 10_000])
+    scale_heartbeat_ms: int = 30_000  # ham.heartbeat.timeout.ms's default
+    scale_connect_ramp_ms: int = -1  # runners connect over this long; -1: 1 ms per runner
     yarn: bool = True
     lustre: bool = True              # also run HAM on lustre:// (wordcount, terasort, dfsio)
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
@@ -48,10 +53,14 @@ class Params:
     def quick(cls) -> "Params":
         return cls(rounds=3, dispatch_maps=24, wc_mb=12, wc_files=3, tera_rows=50_000,
                    dfsio_files=3, dfsio_mb=32, driver_maps=200, driver_runners_per_node=3,
-                   resume_maps=24, resume_map_ms=1000, yarn=False, cases=[c for c in ALL_CASES if c != "terasort"])
+                   resume_maps=24, resume_map_ms=1000, scale_maps=[1_000, 10_000],
+                   scale_runners=[100, 1_000], yarn=False,
+                   cases=[c for c in ALL_CASES if c != "terasort"])
 
 
-ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver", "resume")
+ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver", "resume", "scale")
+# Cases that need no Slurm cluster (the suite leaves the test cluster alone when only these run)
+NO_CLUSTER_CASES = ("scale",)
 
 # HAM on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same directories
 # as the file:// runs, reached through HAM's Lustre file system (raw, large buffers) instead of

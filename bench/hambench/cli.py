@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hambench import cases as C
-from hambench import resume
+from hambench import resume, scale
 from hambench.jobs import RECORDS, Sample, run_ham, run_local, run_yarn, startup_split
 from hambench.report import write_all
 from hambench.util import (RESULTS, WORK, YARN_LIB, BenchError, cluster_env, ensure_cluster,
@@ -35,17 +35,25 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--no-lustre", action="store_true",
                     help="skip HAM on lustre:// (variants ham-lustre and lustre)")
     ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--scale-dist", metavar="DIR",
+                    help="scale: the HAM bundle to measure (default: this tree's build)")
+    ap.add_argument("--scale-conf", metavar="KEY=VALUE", action="append", default=[],
+                    help="scale: a job configuration key for every configuration (repeatable)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
                  "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "driver_maps",
-                 "driver_runners_per_node", "resume_maps", "resume_map_ms"):
+                 "driver_runners_per_node", "resume_maps", "resume_map_ms",
+                 "scale_heartbeat_ms", "scale_connect_ramp_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
+    for name in ("scale_maps", "scale_runners"):
+        ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...",
+                        type=lambda v: [int(x) for x in v.split(",") if x])
     a = ap.parse_args(argv)
     p = C.Params.quick() if a.quick else C.Params()
     for k, v in vars(a).items():
         if v is not None and k not in ("quick", "yarn", "no_yarn", "cases", "out",
-                                       "report_only", "no_lustre") \
+                                       "report_only", "no_lustre", "scale_dist", "scale_conf") \
                 and hasattr(p, k):
             setattr(p, k, v)
     if a.cases:
@@ -69,9 +77,12 @@ def main(argv: list[str]) -> int:
     if a.report_only:
         return report_only(Path(a.out))
     env = cluster_env()
-    ensure_cluster(env)
+    if not set(p.cases) <= set(C.NO_CLUSTER_CASES):
+        ensure_cluster(env)
     env["HAM_BUNDLE_DIR"] = str(snapshot_dist())
-    if p.yarn and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
+    scale_classes = scale.snapshot_classes() if "scale" in p.cases else None
+    if p.yarn and any(c in p.cases for c in JOB_CASES) \
+            and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
         raise SystemExit(f"{YARN_LIB} has no YARN jars: run bench/run.sh (it fetches them with "
                          f"mvn -f bench/yarn/pom.xml) or pass --no-yarn")
     out = Path(a.out)
@@ -80,13 +91,14 @@ def main(argv: list[str]) -> int:
     meta: dict[str, Any] = {
         "command": "bash bench/run.sh " + shlex.join(argv),
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-        "params": dict(vars(p)),
+        "params": {**vars(p), "scale_dist": a.scale_dist, "scale_conf": a.scale_conf},
         "sizes": (f"dispatch {p.dispatch_maps} maps x {p.dispatch_map_ms} ms + 1 reduce; "
                   f"wordcount {p.wc_mb} MiB in {p.wc_files} files; teragen/terasort/teravalidate "
                   f"{p.tera_rows} rows ({p.tera_rows * 100 / 1e6:.0f} MB); TestDFSIO "
                   f"{p.dfsio_files} x {p.dfsio_mb} MB; driver {p.driver_maps} no-op maps on "
                   f"{p.nodes * p.driver_runners_per_node} runners; resume {p.resume_maps} "
-                  f"maps x {p.resume_map_ms} ms stopped half-way; {p.nodes} nodes x "
+                  f"maps x {p.resume_map_ms} ms stopped half-way; scale {p.scale_maps} maps x "
+                  f"{p.scale_runners} simulated runners; {p.nodes} nodes x "
                   f"{p.slots_per_node} slot(s)"),
     }
 
@@ -169,6 +181,11 @@ def main(argv: list[str]) -> int:
                                                       p.resume_maps, p.resume_map_ms))
                 except Exception as e:
                     record("resume", variant, rnd, error=_err(e))
+        if "scale" in p.cases:
+            scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
+                            scale_classes, rnd, p.scale_maps, p.scale_runners,
+                            p.scale_heartbeat_ms, record, a.scale_conf,
+                            p.scale_connect_ramp_ms)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite

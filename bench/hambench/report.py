@@ -52,6 +52,14 @@ PLOT_METRICS: dict[str, list[str]] = {
     "resume": ["total_s", "maps_rerun"],
 }
 
+# scale: the columns of its table (one row per maps x runners), also the only scale metrics
+# listed under "All metrics" (results.json keeps every one)
+SCALE_COLUMNS = ["dispatches_per_s", "steady_dispatches_per_s", "driver_cpu_ms_per_dispatch",
+                 "driver_cpu_bound_dispatches_per_s", "driver_cpu_util",
+                 "heap_per_pending_task_B", "heap_per_finished_task_B", "rss_peak_MB",
+                 "record_total_ms", "record_bytes", "lost_detect_s", "rpc_getTask_p99_ms",
+                 "rpc_done_p99_ms", "connect_s"]
+
 UNITS = {"_s": "s", "_ms_per_task": "ms/task", "_ms_per_map": "ms/map", "MBps": "MB/s",
          "_per_s": "1/s", "_MB": "MB"}
 
@@ -135,7 +143,53 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
     s = _get(summary, "driver", "ham", "dispatches_per_s")
     add("driver dispatches/s (no-op tasks, median)", "> 500/s", s and s.median,
         s and s.median > 500)
+    grid = scale_grid(summary, "dispatches_per_s")
+    if grid:
+        low = min(grid.values())
+        add("scale: driver dispatches/s with simulated runners (lowest configuration)",
+            ">= 5000/s", low, low >= 5000)
+        for name, r in (("maps", _flatness(grid, 0)), ("runners", _flatness(grid, 1))):
+            add(f"scale: dispatches/s flat over {name} (worst max/min)", "<= 2.0x", r,
+                r is not None and r <= 2.0)
+    slope = heap_slope(summary)
+    if slope is not None:
+        add("scale: driver heap per pending task (slope over maps, worst)", "< 2048 B", slope,
+            slope < 2048)
     return t
+
+
+def scale_grid(summary: dict[str, Any], metric: str) -> dict[tuple[int, int], float]:
+    """(maps, runners) -> median of a scale metric."""
+    from hambench.scale import parse_variant
+    out = {}
+    for v, ms in summary.get("scale", {}).items():
+        if metric in ms:
+            out[parse_variant(v)] = ms[metric].median
+    return out
+
+
+def _flatness(grid: dict[tuple[int, int], float], axis: int) -> float | None:
+    """max/min of the metric along one axis (maps: 0, runners: 1), worst over the other."""
+    lines: dict[int, list[float]] = {}
+    for key, v in grid.items():
+        lines.setdefault(key[1 - axis], []).append(v)
+    ratios = [max(xs) / min(xs) for xs in lines.values() if len(xs) > 1 and min(xs) > 0]
+    return max(ratios) if ratios else None
+
+
+def heap_slope(summary: dict[str, Any]) -> float | None:
+    """Bytes of driver heap per pending task: the slope between the smallest and largest job
+    (a per-job constant cancels out), worst over runner counts."""
+    grid = scale_grid(summary, "heap_per_pending_task_B")
+    by_runners: dict[int, dict[int, float]] = {}
+    for (m, r), v in grid.items():
+        by_runners.setdefault(r, {})[m] = v * m  # total bytes
+    slopes = []
+    for pts in by_runners.values():
+        if len(pts) > 1:
+            lo, hi = min(pts), max(pts)
+            slopes.append((pts[hi] - pts[lo]) / (hi - lo))
+    return max(slopes) if slopes else None
 
 
 def _fmt(x: float | None) -> str:
@@ -167,11 +221,15 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
     for p in prs:
         L.append(f"| {p['case']} | {p['metric']} | {_fmt(p['ham_median'])} | {p['baseline']} | "
                  f"{_fmt(p['baseline_median'])} | {_fmt(p['ratio'])} |")
+    if "scale" in summary:
+        L += scale_table(summary)
     L += ["", "## All metrics", "", "| case | variant | metric | median | min | max | n |",
           "|---|---|---|---|---|---|---|"]
     for case, vs in summary.items():
         for variant, ms in vs.items():
             for metric, s in ms.items():
+                if case == "scale" and metric not in SCALE_COLUMNS:
+                    continue
                 L.append(f"| {case} | {variant} | {metric} | {_fmt(s.median)} | {_fmt(s.min)} | "
                          f"{_fmt(s.max)} | {s.n} |")
     if errors:
@@ -186,6 +244,70 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
           "map-phase span (TestDFSIO) or wall (dd); plots: bars = median, whiskers = min..max, "
           "dots = rounds.", ""]
     return "\n".join(L)
+
+
+def scale_table(summary: dict[str, Any]) -> list[str]:
+    from hambench.scale import parse_variant
+    L = ["", "## Scale: the driver with simulated runners (medians)", "",
+         "| maps | runners | " + " | ".join(SCALE_COLUMNS) + " |",
+         "|---|---|" + "---|" * len(SCALE_COLUMNS)]
+    for v in sorted(summary["scale"], key=parse_variant):
+        m, r = parse_variant(v)
+        ms = summary["scale"][v]
+        L.append(f"| {m} | {r} | " + " | ".join(_fmt(ms[c].median) if c in ms else "-"
+                                                 for c in SCALE_COLUMNS) + " |")
+    return L
+
+
+def scale_plot(out: Path, summary: dict[str, Any]) -> Path | None:
+    """scale.png: dispatches/s against maps and against runners (flat is the goal), the
+    driver's CPU per dispatch, and its heap per pending and per finished task."""
+    import matplotlib.pyplot as plt
+    from hambench.scale import parse_variant
+    if "scale" not in summary:
+        return None
+    stats = {parse_variant(v): ms for v, ms in summary["scale"].items()}
+    maps = sorted({k[0] for k in stats})
+    runners = sorted({k[1] for k in stats})
+    fig, axes = plt.subplots(1, 4, figsize=(22, 4.5))
+
+    def line(ax, metric, xs, key, label):
+        pts = [(x, stats[key(x)][metric]) for x in xs if key(x) in stats
+               and metric in stats[key(x)]]
+        if not pts:
+            return
+        ax.errorbar([p[0] for p in pts], [p[1].median for p in pts],
+                    yerr=[[p[1].median - p[1].min for p in pts],
+                          [p[1].max - p[1].median for p in pts]],
+                    marker="o", capsize=4, label=label)
+
+    for r in runners:
+        line(axes[0], "dispatches_per_s", maps, lambda m, r=r: (m, r), f"{r} runners")
+        line(axes[2], "driver_cpu_ms_per_dispatch", maps, lambda m, r=r: (m, r), f"{r} runners")
+    for m in maps:
+        line(axes[1], "dispatches_per_s", runners, lambda r, m=m: (m, r), f"{m} maps")
+    big = runners[0]
+    line(axes[3], "heap_per_pending_task_B", maps, lambda m: (m, big), f"pending ({big} runners)")
+    line(axes[3], "heap_per_finished_task_B", maps, lambda m: (m, big),
+         f"finished ({big} runners)")
+    titles = [("dispatches/s vs maps", "maps", "1/s"), ("dispatches/s vs runners", "runners", "1/s"),
+              ("driver CPU per dispatch", "maps", "ms"), ("driver heap per task", "maps", "B")]
+    for ax, (title, xl, yl) in zip(axes, titles):
+        ax.set_xscale("log")
+        ax.set_title(title)
+        ax.set_xlabel(xl)
+        ax.set_ylabel(yl)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    for ax in axes[:2]:
+        ax.axhline(5000, color="black", lw=0.8, ls="--")
+    axes[3].axhline(2048, color="black", lw=0.8, ls="--")
+    fig.tight_layout()
+    path = out / "scale.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
 
 
 def _unit(metric: str) -> str:
@@ -228,6 +350,9 @@ def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
         fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
+    p = scale_plot(out, summary)
+    if p:
+        written.append(p)
     if prs:
         fig, ax = plt.subplots(figsize=(9, 0.35 * len(prs) + 1.5))
         labels = [f"{p['case']} {p['metric']} vs {p['baseline']}" for p in prs]

@@ -1,16 +1,22 @@
 package io.github.ham.mapreduce.driver;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.counters.CounterGroupFactory;
 
 /**
  * The job's counters: the task counters the attempts last reported, summed over the successful
@@ -19,10 +25,33 @@ import org.apache.hadoop.mapreduce.TaskType;
  * time, and that time weighted by their memory ("slots" of
  * yarn.scheduler.minimum-allocation-mb), megabytes and vcores. On a shared file system no map
  * is data-local: every launched map counts as "other local", as YARN counts off-switch maps.
+ *
+ * <p>Sized for 100,000 attempts: each attempt's last report is kept as (counter, value) pairs
+ * over the job's table of counter names (a few hundred bytes, where Hadoop's Counters object
+ * takes a few kilobytes), and made a Counters again when asked for. The sum is kept as reports
+ * come (each report replaces the attempt's last one), and an attempt that ends other than
+ * SUCCEEDED is taken out of it once: {@link #total} costs the same with 100 or 100,000
+ * attempts (the status record and the clients read it often), and sums by counter name, not
+ * through Hadoop's display names (a resource-bundle lookup per counter). Thread-safe.
  */
 final class JobCounters {
   private final TaskScheduler scheduler;
-  private final Map<AttemptKey, Counters> byAttempt = new HashMap<>();
+  /** The counters' names, in the order first reported: group and name, by index. */
+  private final List<String[]> names = new ArrayList<>();
+  private final Map<String, Map<String, Integer>> indexes = new HashMap<>();
+  /** Display names a user group or counter was reported with (framework ones are Hadoop's). */
+  private final Map<String, String> groupDisplayNames = new HashMap<>();
+  private final Map<Integer, String> displayNames = new HashMap<>();
+  /** Each attempt's last report: (counter index, value) pairs. */
+  private final Map<AttemptKey, long[]> byAttempt = new HashMap<>();
+  /** The sum over the attempts not ended unsuccessfully, by counter index. */
+  private long[] sum = new long[32];
+  /** How many of those attempts reported each counter (a counter is in the sum while > 0). */
+  private int[] reporting = new int[32];
+  /** Attempts taken out of the sum (ended FAILED or KILLED): they stay out. */
+  private final Set<AttemptKey> excluded = new HashSet<>();
+  /** How many of the scheduler's unsuccessful ends {@link #excluded} has seen. */
+  private int unsuccessfulSeen;
   /** Per task type (map, reduce): memory.mb, vcores, and slots of the minimum allocation. */
   private final long[] memoryMb = new long[2];
   private final long[] vcores = new long[2];
@@ -41,40 +70,65 @@ final class JobCounters {
 
   /** An attempt's latest counters (each status report carries all of them). */
   synchronized void update(AttemptKey key, Counters counters) {
-    byAttempt.put(key, counters);
+    long[] values = pairs(counters);
+    long[] old = byAttempt.put(key, values);
+    if (!excluded.contains(key)) {
+      add(values, 1);
+      if (old != null) {
+        add(old, -1);
+      }
+    }
   }
 
   /** The counters an attempt last reported (empty if none). */
   synchronized Counters ofAttempt(AttemptKey key) {
-    Counters c = byAttempt.get(key);
-    return c == null ? new Counters() : c;
+    Counters out = new Counters();
+    long[] values = byAttempt.get(key);
+    if (values != null) {
+      for (int i = 0; i < values.length; i += 2) {
+        counter(out, (int) values[i]).setValue(values[i + 1]);
+      }
+    }
+    return out;
   }
 
   /** The task counters of the successful attempts of the maps (or reduces). */
   synchronized Counters succeededTasks(boolean isMap) {
-    Counters sum = new Counters();
+    long[] total = new long[names.size()];
+    boolean[] present = new boolean[names.size()];
     for (AttemptInfo.Snapshot a : scheduler.attempts()) {
-      Counters c = byAttempt.get(a.key());
-      if (c != null && a.key().isMap() == isMap && a.state() == AttemptState.SUCCEEDED) {
-        sum.incrAllCounters(c);
+      long[] values = byAttempt.get(a.key());
+      if (values != null && a.key().isMap() == isMap && a.state() == AttemptState.SUCCEEDED) {
+        for (int i = 0; i < values.length; i += 2) {
+          total[(int) values[i]] += values[i + 1];
+          present[(int) values[i]] = true;
+        }
       }
     }
-    return sum;
+    Counters out = new Counters();
+    for (int i = 0; i < total.length; i++) {
+      if (present[i]) {
+        counter(out, i).increment(total[i]);
+      }
+    }
+    return out;
   }
 
   synchronized Counters total() {
-    Counters total = new Counters();
-    long[] millis = new long[2];
-    long now = System.currentTimeMillis();
-    for (AttemptInfo.Snapshot a : scheduler.attempts()) {
-      Counters c = byAttempt.get(a.key());
-      if (c != null && (a.state() == AttemptState.SUCCEEDED
-          || a.state() == AttemptState.RUNNING)) {
-        total.incrAllCounters(c);
+    for (AttemptKey key : scheduler.unsuccessfulSince(unsuccessfulSeen)) {
+      unsuccessfulSeen++;
+      long[] values = byAttempt.get(key);
+      if (excluded.add(key) && values != null) {
+        add(values, -1);
       }
-      long end = a.finish() == 0 ? now : a.finish();
-      millis[a.key().isMap() ? 0 : 1] += Math.max(0, end - a.start());
     }
+    Counters total = new Counters();
+    for (int i = 0; i < names.size(); i++) {
+      if (reporting[i] > 0) {
+        counter(total, i).increment(sum[i]);
+      }
+    }
+    long[] millis = scheduler.attemptMillis(System.currentTimeMillis());
     TaskScheduler.Counts m = scheduler.counts(true);
     TaskScheduler.Counts r = scheduler.counts(false);
     total.incrCounter(JobCounter.TOTAL_LAUNCHED_MAPS, m.launched());
@@ -105,5 +159,75 @@ final class JobCounters {
       total.incrCounter(JobCounter.MB_MILLIS_REDUCES, millis[1] * memoryMb[1]);
     }
     return total;
+  }
+
+  /** Adds ({@code sign} 1) or takes out (-1) an attempt's report. */
+  private void add(long[] values, int sign) {
+    for (int i = 0; i < values.length; i += 2) {
+      int index = (int) values[i];
+      sum[index] += sign * values[i + 1];
+      reporting[index] += sign;
+    }
+  }
+
+  /** A report as (counter index, value) pairs, the counters' names entered in the table. */
+  private long[] pairs(Counters counters) {
+    int n = 0;
+    for (Counters.Group g : counters) {
+      n += g.size();
+    }
+    long[] out = new long[2 * n];
+    int at = 0;
+    for (Counters.Group g : counters) {
+      String group = g.getName();
+      boolean framework = CounterGroupFactory.isFrameworkGroup(group)
+          || group.equals(FileSystemCounter.class.getName());
+      Map<String, Integer> inGroup = indexes.get(group);
+      if (inGroup == null) {
+        inGroup = new HashMap<>();
+        indexes.put(group, inGroup);
+        if (!framework) {
+          groupDisplayNames.put(group, g.getDisplayName());
+        }
+      }
+      for (Counters.Counter c : g) {
+        Integer index = inGroup.get(c.getName());
+        if (index == null) {
+          index = names.size();
+          inGroup.put(c.getName(), index);
+          names.add(new String[] {group, c.getName()});
+          if (!framework) {
+            displayNames.put(index, c.getDisplayName());
+          }
+          if (index >= sum.length) {
+            sum = java.util.Arrays.copyOf(sum, sum.length * 2);
+            reporting = java.util.Arrays.copyOf(reporting, reporting.length * 2);
+          }
+        }
+        if (at + 1 >= out.length) {
+          out = java.util.Arrays.copyOf(out, out.length + 8);  // size() undercounted
+        }
+        out[at++] = index;
+        out[at++] = c.getValue();
+      }
+    }
+    return at == out.length ? out : java.util.Arrays.copyOf(out, at);
+  }
+
+  /** Counter {@code index} of {@code counters}, with the display names it was reported with. */
+  private Counters.Counter counter(Counters counters, int index) {
+    String[] name = names.get(index);
+    Counters.Group group = counters.getGroup(name[0]);
+    String groupDisplay = groupDisplayNames.get(name[0]);
+    if (groupDisplay != null && !groupDisplay.equals(group.getDisplayName())) {
+      group.setDisplayName(groupDisplay);
+    }
+    String display = displayNames.get(index);
+    if (display == null) {
+      return group.getCounterForName(name[1]);
+    }
+    Counters.Counter c = group.getCounterForName(name[1]);
+    c.setDisplayName(display);
+    return c;
   }
 }

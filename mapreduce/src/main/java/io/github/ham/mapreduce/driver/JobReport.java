@@ -1,7 +1,6 @@
 package io.github.ham.mapreduce.driver;
 
 import java.util.List;
-import java.util.Map;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.HamBridge;
@@ -73,7 +72,7 @@ final class JobReport {
   }
 
   /** The status record; {@code canResume}: the job stopped and `ham submit --resume` goes on. */
-  Map<String, Object> record(JobStatus.State shown, boolean canResume) {
+  StatusRecord.Content record(JobStatus.State shown, boolean canResume) {
     JobOutput o = output;
     DriverServices d = services;
     StatusRecord.Job job = new StatusRecord.Job(id.toString(), conf.getJobName(), user,
@@ -82,7 +81,7 @@ final class JobReport {
         d == null ? 0 : d.launcher.runnersStarted(), d == null ? 0 : d.launcher.launches(),
         d == null ? List.of() : d.launcher.pids(),
         new StatusRecord.Resume(run, recovered, canResume));
-    return StatusRecord.build(job, scheduler, new org.apache.hadoop.mapreduce.Counters(
+    return new StatusRecord.Content(job, scheduler, new org.apache.hadoop.mapreduce.Counters(
         counters()), ids);
   }
 }

@@ -1,7 +1,12 @@
 package io.github.ham.mapreduce.driver;
 
+import java.io.BufferedWriter;
 import java.io.File;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -9,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -23,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * read about a job while it runs and after it ended. Its fields are a contract with the
  * launcher (launcher/ham/contract.py, checked by tests/unit/test_contract.py): a record with
  * other fields is refused here, so the writer cannot drift from the declared lists.
+ *
+ * <p>Its cost grows with the job's attempts (every attempt is in it, one per line): the driver
+ * writes it every {@link #INTERVAL_MS}, or less often when a write takes longer than 1/20th
+ * of that (so that it never takes more than 5% of a core), the attempts written straight
+ * from the scheduler's snapshot, not through maps.
  */
 public final class StatusRecord {
   private static final Logger LOG = LoggerFactory.getLogger(StatusRecord.class);
@@ -38,6 +49,10 @@ public final class StatusRecord {
       "state", "start", "finish", "error");
   /** Minimum interval between two writes while the job runs. */
   static final long INTERVAL_MS = 2_000L;
+  /** A write is followed by at least this many times its duration before the next. */
+  static final int INTERVAL_PER_WRITE_TIME = 20;
+  /** How the empty attempts list of the head looks once serialized (its place in the file). */
+  private static final String NO_ATTEMPTS = "\n  \"attempts\" : [ ]";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -54,8 +69,16 @@ public final class StatusRecord {
   public record Resume(int run, int recovered, boolean resumable) {
   }
 
+  /**
+   * What a record is made of: the job's facts, its scheduler (null before its tasks are
+   * known), its counters and the job's ids.
+   */
+  public record Content(Job job, TaskScheduler scheduler, Counters counters, AttemptIds ids) {
+  }
+
   private final File file;
   private long lastWrite;
+  private long lastWriteMs;
 
   StatusRecord(File file) {
     this.file = file;
@@ -64,6 +87,13 @@ public final class StatusRecord {
   /** The record of {@code job}; {@code scheduler} is null before the job's tasks are known. */
   public static Map<String, Object> build(Job job, TaskScheduler scheduler, Counters counters,
       AttemptIds ids) {
+    Map<String, Object> r = head(job, scheduler, counters);
+    r.put("attempts", scheduler == null ? List.of() : attempts(scheduler.attempts(), ids));
+    return r;
+  }
+
+  /** The record without its attempts (an empty list in their place). */
+  private static Map<String, Object> head(Job job, TaskScheduler scheduler, Counters counters) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("job_id", job.id());
     r.put("name", job.name());
@@ -78,7 +108,7 @@ public final class StatusRecord {
     r.put("start_time", job.start());
     r.put("finish_time", job.finish() == 0 ? null : job.finish());
     r.put("counters", counters(counters));
-    r.put("attempts", scheduler == null ? List.of() : attempts(scheduler.attempts(), ids));
+    r.put("attempts", List.of());
     r.put("errors", job.failure() == null ? List.of() : List.of(job.failure()));
     r.put("runners", job.runners());
     r.put("runner_launches", job.launches());
@@ -134,30 +164,94 @@ public final class StatusRecord {
     return out;
   }
 
-  /** Writes the record now (job start and end); failures are logged, never thrown. */
-  void write(Map<String, Object> record) {
-    lastWrite = System.currentTimeMillis();
+  /**
+   * Writes the record now (job start and end; {@link #writeEvery} while it runs): the head as
+   * {@link #build} makes it, then the attempts, one per line. Failures are logged, never
+   * thrown.
+   */
+  void write(Content c) {
+    long t0 = System.nanoTime();
     try {
-      if (!record.keySet().equals(new java.util.LinkedHashSet<>(JOB_FIELDS))) {
-        throw new IllegalStateException("status record fields " + record.keySet()
+      Map<String, Object> head = head(c.job(), c.scheduler(), c.counters());
+      if (!head.keySet().equals(new java.util.LinkedHashSet<>(JOB_FIELDS))) {
+        throw new IllegalStateException("status record fields " + head.keySet()
             + " are not the declared " + JOB_FIELDS);
       }
+      String text = JSON.writeValueAsString(head);
+      int at = text.indexOf(NO_ATTEMPTS);
+      if (at < 0) {
+        throw new IllegalStateException("no attempts list in " + text);
+      }
+      List<AttemptInfo.Snapshot> attempts = c.scheduler() == null ? List.of()
+          : c.scheduler().attempts();
       File dir = file.getParentFile();
       Files.createDirectories(dir.toPath());
       File tmp = new File(dir, "." + file.getName() + ".tmp");
-      JSON.writeValue(tmp, record);
+      try (Writer w = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(tmp),
+          StandardCharsets.UTF_8), 1 << 16)) {
+        w.write(text, 0, at);
+        w.write("\n  \"attempts\" : [");
+        StringBuilder line = new StringBuilder(256);
+        for (int i = 0; i < attempts.size(); i++) {
+          line.setLength(0);
+          line.append(i == 0 ? "\n    " : ",\n    ");
+          attemptLine(line, attempts.get(i), c.ids());
+          w.append(line);
+        }
+        w.write(attempts.isEmpty() ? " ]" : "\n  ]");
+        int rest = at + NO_ATTEMPTS.length();
+        w.write(text, rest, text.length() - rest);
+      }
       Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING,
           StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException | RuntimeException e) {
       LOG.warn("Cannot write {}", file, e);
     }
+    lastWrite = System.currentTimeMillis();
+    lastWriteMs = (System.nanoTime() - t0) / 1_000_000;
   }
 
-  /** Writes the record unless it was written less than {@link #INTERVAL_MS} ago. */
-  void writeEvery(java.util.function.Supplier<Map<String, Object>> record) {
-    if (System.currentTimeMillis() - lastWrite >= INTERVAL_MS) {
+  /**
+   * Writes the record unless it was written less than {@link #INTERVAL_MS} ago, or less than
+   * {@link #INTERVAL_PER_WRITE_TIME} times the last write's duration.
+   */
+  void writeEvery(java.util.function.Supplier<Content> record) {
+    if (System.currentTimeMillis() - lastWrite >= Math.max(INTERVAL_MS,
+        INTERVAL_PER_WRITE_TIME * lastWriteMs)) {
       write(record.get());
     }
+  }
+
+  /** One attempt as one JSON object, the fields of {@link #ATTEMPT_FIELDS} in their order. */
+  private static void attemptLine(StringBuilder b, AttemptInfo.Snapshot a, AttemptIds ids) {
+    int slash = a.runner().indexOf('/');
+    b.append("{\"id\":");
+    string(b, ids.attemptName(a.key()));
+    b.append(",\"task\":");
+    string(b, ids.taskName(a.key().task()));
+    b.append(",\"type\":").append(a.key().isMap() ? "\"MAP\"" : "\"REDUCE\"");
+    b.append(",\"node\":");
+    string(b, slash >= 0 ? a.runner().substring(0, slash) : a.runner());
+    b.append(",\"state\":");
+    string(b, a.state().name());
+    b.append(",\"start\":").append(a.start());
+    b.append(",\"finish\":");
+    if (a.finish() == 0) {
+      b.append("null");
+    } else {
+      b.append(a.finish());
+    }
+    b.append(",\"error\":");
+    string(b, a.error());
+    b.append('}');
+  }
+
+  private static void string(StringBuilder b, String s) {
+    if (s == null) {
+      b.append("null");
+      return;
+    }
+    b.append('"').append(JsonStringEncoder.getInstance().quoteAsString(s)).append('"');
   }
 
   File file() {

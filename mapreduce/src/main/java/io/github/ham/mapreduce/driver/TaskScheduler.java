@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -24,6 +25,11 @@ import io.github.ham.mapreduce.common.TaskKey;
  *
  * <p>Long on purpose: every transition of a task and its attempts happens under this one
  * monitor, so the state machine stays in one class rather than in several sharing a lock.
+ *
+ * <p>Its cost per call does not grow with the job: the running attempts are kept apart (in
+ * start order), and the counts the status, the record and the counters read are kept as the
+ * attempts change, so that a runner's call costs the same with 100 or 100,000 tasks (only the
+ * whole-job views, {@link #attempts}, {@link #tasks} and {@link #succeededMaps}, are linear).
  */
 public final class TaskScheduler {
   private enum TaskState { PENDING, RUNNING, SUCCEEDED, FAILED }
@@ -50,6 +56,18 @@ public final class TaskScheduler {
   private final Deque<TaskEntry> pendingMaps = new ArrayDeque<>();
   private final Deque<TaskEntry> pendingReduces = new ArrayDeque<>();
   private final Map<AttemptKey, AttemptInfo> attempts = new HashMap<>();
+  /** The running attempts of maps [0] and reduces [1], in the order they started. */
+  @SuppressWarnings("unchecked")
+  private final LinkedHashSet<AttemptInfo>[] runningAttempts =
+      new LinkedHashSet[] {new LinkedHashSet<>(), new LinkedHashSet<>()};
+  /** Per type: attempts launched, failed and killed; tasks failed; time of ended attempts. */
+  private final int[] launched = new int[2];
+  private final int[] failedAttempts = new int[2];
+  private final int[] killedAttempts = new int[2];
+  private final int[] failedTasks = new int[2];
+  private final long[] endedMillis = new long[2];
+  /** Attempts ended other than SUCCEEDED (or whose success was taken back), in order. */
+  private final List<AttemptKey> unsuccessful = new ArrayList<>();
   private final List<AttemptInfo> attemptOrder = new ArrayList<>();
   private final CommitArbiter arbiter = new CommitArbiter();
   private final NodeBlacklist blacklist;
@@ -112,6 +130,8 @@ public final class TaskScheduler {
     attemptOrder.add(info);
     succeeded[index(attempt.isMap())]++;
     succeededMillis[index(attempt.isMap())] += finish - start;
+    launched[index(attempt.isMap())]++;
+    endedMillis[index(attempt.isMap())] += Math.max(0, finish - start);
   }
 
   private static int index(boolean isMap) {
@@ -158,6 +178,8 @@ public final class TaskScheduler {
     task.speculated |= speculative;
     attempts.put(key, info);
     attemptOrder.add(info);
+    runningAttempts[index(key.isMap())].add(info);
+    launched[index(key.isMap())]++;
     return key;
   }
 
@@ -166,11 +188,7 @@ public final class TaskScheduler {
     if (limit <= 0) {
       return true;
     }
-    int running = 0;
-    for (TaskEntry t : isMap ? maps : reduces) {
-      running += t.running.size();
-    }
-    return running < limit;
+    return runningAttempts[index(isMap)].size() < limit;
   }
 
   private TaskEntry speculationFor(String runner, RunnerKind kind, long now) {
@@ -179,13 +197,27 @@ public final class TaskScheduler {
           || !belowLimit(isMap)) {
         continue;
       }
+      int finished = succeeded[index(isMap)];
+      long mean = finished == 0 ? 0 : succeededMillis[index(isMap)] / finished;
+      // Nothing has run long enough to be speculated (the oldest running attempt first): the
+      // usual answer, at once, however many tasks the job has.
+      LinkedHashSet<AttemptInfo> running = runningAttempts[index(isMap)];
+      if (finished == 0 || running.isEmpty() || now - running.iterator().next().start
+          < Math.max(policy.speculativeMinMs(), 2 * mean)) {
+        continue;
+      }
+      List<TaskEntry> inRunning = new ArrayList<>();
+      for (AttemptInfo a : running) {
+        TaskEntry t = entry(a.key.task());
+        if (t.state == TaskState.RUNNING && t.running.get(0) == a) {
+          inRunning.add(t);
+        }
+      }
+      inRunning.sort((x, y) -> Integer.compare(x.key.index(), y.key.index()));
       List<Speculator.Running> candidates = new ArrayList<>();
       int runningTasks = 0;
       int speculating = 0;
-      for (TaskEntry t : isMap ? maps : reduces) {
-        if (t.state != TaskState.RUNNING) {
-          continue;
-        }
+      for (TaskEntry t : inRunning) {
         runningTasks++;
         if (t.running.size() > 1) {
           speculating++;
@@ -194,8 +226,6 @@ public final class TaskScheduler {
           candidates.add(new Speculator.Running(t, a.runner, a.start, a.progress));
         }
       }
-      int finished = succeeded[index(isMap)];
-      long mean = finished == 0 ? 0 : succeededMillis[index(isMap)] / finished;
       Object pick = Speculator.pick(candidates, runner, mean, finished, speculating,
           runningTasks, policy.speculativeCap(), policy.speculativeMinMs(), now);
       if (pick != null) {
@@ -314,9 +344,18 @@ public final class TaskScheduler {
     info.state = state;
     info.finish = now;
     info.error = error;
+    int i = index(info.key.isMap());
     if (state != AttemptState.SUCCEEDED) {
       arbiter.release(info.key.task(), info.key.attempt());
+      unsuccessful.add(info.key);
+      if (state == AttemptState.FAILED) {
+        failedAttempts[i]++;
+      } else {
+        killedAttempts[i]++;
+      }
     }
+    endedMillis[i] += Math.max(0, now - info.start);
+    runningAttempts[i].remove(info);
     entry(info.key.task()).running.remove(info);
   }
 
@@ -349,6 +388,7 @@ public final class TaskScheduler {
       endedByScheduler.add(other.key);
     }
     boolean isMap = task.key.isMap();
+    failedTasks[index(isMap)]++;
     int total = isMap ? maps.length : reduces.length;
     if ((failedAllowed[index(isMap)] + 1) * 100L <= (long) policy.failuresMaxPercent(isMap)
         * total) {
@@ -385,6 +425,8 @@ public final class TaskScheduler {
       }
       info.state = AttemptState.FAILED;
       info.error = "Map output unreadable by " + attemptName(reduce) + ": " + error;
+      failedAttempts[0]++;
+      unsuccessful.add(m);
       arbiter.release(m.task(), m.attempt());
       task.succeeded = null;
       task.state = TaskState.RUNNING;
@@ -415,9 +457,9 @@ public final class TaskScheduler {
    */
   public synchronized List<AttemptKey> expire(long now) {
     List<AttemptKey> expired = new ArrayList<>();
-    for (AttemptInfo info : List.copyOf(attempts.values())) {
+    for (AttemptInfo info : running()) {
       if (info.state != AttemptState.RUNNING) {
-        continue;
+        continue;  // ended by this loop (its task failed)
       }
       long timeout = policy.taskTimeoutMs();
       if (timeout > 0 && now - info.lastProgress > timeout) {
@@ -437,13 +479,22 @@ public final class TaskScheduler {
   /** Kills every running attempt of a runner that is known to be gone (KILLED, not counted). */
   public synchronized List<AttemptKey> runnerLost(String runner, String why, long now) {
     List<AttemptKey> lost = new ArrayList<>();
-    for (AttemptInfo info : List.copyOf(attempts.values())) {
+    for (AttemptInfo info : running()) {
       if (info.state == AttemptState.RUNNING && (runner == null || info.runner.equals(runner))) {
         killed(info.key, why, now);
         lost.add(info.key);
       }
     }
     return lost;
+  }
+
+  /** A copy of the running attempts, maps then reduces (callers end some as they go). */
+  private List<AttemptInfo> running() {
+    List<AttemptInfo> out = new ArrayList<>(runningAttempts[0].size()
+        + runningAttempts[1].size());
+    out.addAll(runningAttempts[0]);
+    out.addAll(runningAttempts[1]);
+    return out;
   }
 
   /** Kills every running attempt (all runners are gone, or the job ended without them). */
@@ -499,44 +550,54 @@ public final class TaskScheduler {
   }
 
   public synchronized Counts counts(boolean isMap) {
-    TaskEntry[] tasks = isMap ? maps : reduces;
+    int i = index(isMap);
+    int total = isMap ? maps.length : reduces.length;
     int running = 0;
-    int failed = 0;
-    int killed = 0;
-    int launched = 0;
-    int failedTasks = 0;
-    float progress = 0;
-    for (TaskEntry t : tasks) {
-      if (t.state == TaskState.SUCCEEDED) {
-        progress += 1.0f;
-      } else if (t.state == TaskState.FAILED) {
-        failedTasks++;
-        progress += 1.0f;
-      } else if (!t.running.isEmpty()) {
-        running++;
-        float best = 0;
-        for (AttemptInfo a : t.running) {
-          best = Math.max(best, a.progress);
-        }
-        progress += best;
+    // Succeeded and failed tasks count whole, running ones by their best attempt's progress.
+    float progress = succeeded[i] + failedTasks[i];
+    for (AttemptInfo a : runningAttempts[i]) {
+      TaskEntry t = entry(a.key.task());
+      if (t.running.get(0) != a) {
+        continue;  // the task's other attempt counted it
       }
-      for (AttemptInfo a : t.attempts) {
-        launched++;
-        if (a.state == AttemptState.FAILED) {
-          failed++;
-        } else if (a.state == AttemptState.KILLED) {
-          killed++;
-        }
+      running++;
+      float best = 0;
+      for (AttemptInfo r : t.running) {
+        best = Math.max(best, r.progress);
       }
+      progress += best;
     }
     float fraction;
-    if (tasks.length > 0) {
-      fraction = progress / tasks.length;
+    if (total > 0) {
+      fraction = progress / total;
     } else {
       fraction = isMap || mapsDone() ? 1.0f : 0.0f;
     }
-    return new Counts(tasks.length, succeeded[index(isMap)], failed, running, launched, killed,
-        fraction, failedTasks);
+    return new Counts(total, succeeded[i], failedAttempts[i], running, launched[i],
+        killedAttempts[i], fraction, failedTasks[i]);
+  }
+
+  /**
+   * Milliseconds spent by the attempts of maps [0] and reduces [1], ended or running (until
+   * {@code now}), as the job counters count them.
+   */
+  public synchronized long[] attemptMillis(long now) {
+    long[] out = endedMillis.clone();
+    for (int i = 0; i < 2; i++) {
+      for (AttemptInfo a : runningAttempts[i]) {
+        out[i] += Math.max(0, now - a.start);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The attempts that ended other than SUCCEEDED (or whose success was taken back: their map
+   * output was lost), from the {@code from}-th on, in the order they did.
+   */
+  public synchronized List<AttemptKey> unsuccessfulSince(int from) {
+    return from >= unsuccessful.size() ? List.of()
+        : List.copyOf(unsuccessful.subList(from, unsuccessful.size()));
   }
 
   /** A task as a task report shows it. */

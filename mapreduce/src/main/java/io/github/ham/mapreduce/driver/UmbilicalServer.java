@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 final class UmbilicalServer {
   private static final Logger LOG = LoggerFactory.getLogger(UmbilicalServer.class);
+  /** The listen backlog, unless the job sets ipc.server.listen.queue.size. */
+  static final int LISTEN_QUEUE = 4096;
   private final Configuration conf;
   private final JobID id;
   private final JobTokenSecretManager secrets = new JobTokenSecretManager();
@@ -92,6 +94,14 @@ final class UmbilicalServer {
     Configuration serverConf = new Configuration(conf);
     serverConf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
         UserGroupInformation.AuthenticationMethod.TOKEN.name().toLowerCase(Locale.ROOT));
+    // Every runner of a job connects within a second or two of its step's start (thousands
+    // on a large allocation): with Hadoop's backlog of 256 the kernel drops the connection
+    // requests beyond it, and runners time out connecting (ipc.client.connect.timeout) and
+    // retry or exit. The kernel caps the backlog at net.core.somaxconn.
+    if (conf.get(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY) == null) {
+      serverConf.setInt(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
+          LISTEN_QUEUE);
+    }
     server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,

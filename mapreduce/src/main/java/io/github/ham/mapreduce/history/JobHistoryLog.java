@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.github.ham.mapreduce.common.RunnerId;
 
@@ -255,10 +256,14 @@ public final class JobHistoryLog {
     return ContainerId.newContainerId(appAttempt, 2 + n);
   }
 
-  /** An attempt ended (SUCCEEDED, FAILED or KILLED). */
+  /**
+   * An attempt ended (SUCCEEDED, FAILED or KILLED). Its counters are asked for in the history's
+   * own thread (turning them into the events' form is not the caller's cost).
+   */
   public void attemptEnded(TaskAttemptID attempt, String state, String node, long start,
-      long finish, String error, Counters counters) {
+      long finish, String error, Supplier<Counters> attemptCounters) {
     submit("an attempt's end", () -> {
+      Counters counters = attemptCounters.get();
       TaskType type = attempt.getTaskType();
       if (!started.contains(attempt.getTaskID())) {
         return;  // never started in this file (cannot happen; the HS would fail on it)
@@ -282,7 +287,7 @@ public final class JobHistoryLog {
    * in the file, a resume need not run it again.
    */
   public void taskEnded(TaskID task, String state, TaskAttemptID attempt, long finish,
-      String error, Counters counters) {
+      String error, Supplier<Counters> taskCounters) {
     submit("a task's end", () -> {
       if (!started.contains(task) || (ended.containsKey(task)
           && java.util.Objects.equals(ended.get(task), attempt))) {
@@ -291,11 +296,11 @@ public final class JobHistoryLog {
       ended.put(task, attempt);
       long start = startTimes.getOrDefault(task, finish);
       if (state.equals("SUCCEEDED")) {
-        write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state, counters,
-            start));
+        write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state,
+            taskCounters.get(), start));
       } else {
         write(new TaskFailedEvent(task, finish, task.getTaskType(), error == null ? "" : error,
-            state, attempt, counters, start));
+            state, attempt, taskCounters.get(), start));
       }
       if (out != null) {
         out.flush();

@@ -1,0 +1,127 @@
+"""Case `scale`: the driver alone, at the size of a large HPC job, with the runners' cost taken
+out. No Slurm: one JVM per configuration runs a real HAM driver (as the `hadoop jar` client
+does, with the job's production logging: driver lines to driver.log) for a synthetic job of
+`maps` empty splits, and `runners` simulated runners (threads in one JVM per 1,000, started by
+the driver's own local launcher) speak the real umbilical protocol with the job token but do
+no task work. The harness is Java test code (mapreduce/src/test/java/.../driver/ScaleBench.java
+and SimRunners.java); this module runs it for each configuration and keeps its JSON.
+
+Every configuration of `scale_maps` x `scale_runners` is one sample (variant
+`m<maps>-r<runners>`); each round runs them all, smallest first. One runner hangs with an
+attempt in hand half-way through each job (`lost_detect_s`: until the driver ends its attempt,
+with ham.heartbeat.timeout.ms = `scale_heartbeat_ms`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from hambench.util import REPO, WORK, BenchError, log
+
+SCALE = WORK / "scale"
+TEST_CLASSES = REPO / "mapreduce" / "target" / "test-classes"
+CLASSES_SNAPSHOT = WORK / "scale-classes"
+MAIN = "io.github.ham.mapreduce.driver.ScaleBench"
+
+
+def variant(maps: int, runners: int) -> str:
+    return f"m{maps}-r{runners}"
+
+
+def parse_variant(v: str) -> tuple[int, int]:
+    m, r = v[1:].split("-r")
+    return int(m), int(r)
+
+
+def snapshot_classes() -> Path:
+    """The harness's classes, copied like the bundle, so that a rebuild cannot change a run."""
+    if not (TEST_CLASSES / "io/github/ham/mapreduce/driver/ScaleBench.class").is_file():
+        raise BenchError(f"{TEST_CLASSES} has no ScaleBench: mvn -q -f mapreduce/pom.xml package")
+    shutil.rmtree(CLASSES_SNAPSHOT, ignore_errors=True)
+    shutil.copytree(TEST_CLASSES, CLASSES_SNAPSHOT)
+    return CLASSES_SNAPSHOT
+
+
+def _conf_dir(dist: Path, tag: str) -> Path:
+    """The driver JVM's log4j.properties, rendered from HAM's own template as `ham run` does:
+    the client's lines on the console, the driver's (one per task) in driver.log."""
+    from ham import render
+    from ham.jobconf import DRIVER_LOGGERS
+    d = SCALE / "conf" / tag
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "log4j.properties").write_text(render.render(
+        "log4j.properties.j2", level="INFO", driver_log=str(SCALE / "logs" / f"{tag}.driver.log"),
+        driver_loggers=DRIVER_LOGGERS))
+    shutil.copy(dist / "etc" / "hadoop" / "core-site.xml", d / "core-site.xml")
+    return d
+
+
+def classpath(dist: Path, classes: Path, conf: Path) -> str:
+    hadoop_cp = subprocess.run([str(dist / "bin" / "hadoop"), "classpath"], check=True,
+                               capture_output=True, text=True,
+                               env={**os.environ, "HADOOP_CONF_DIR": str(conf)}).stdout.strip()
+    return ":".join([str(conf), str(classes), hadoop_cp])
+
+
+def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
+            heartbeat_ms: int, warmup: int = 2000, extra_conf: list[str] | None = None,
+            connect_ramp_ms: int = -1, timeout: float = 3600) -> dict[str, Any]:
+    """One configuration in a fresh JVM (niced: the machine is shared); returns ScaleBench's
+    JSON ({metrics, config, failures, done_per_10ms})."""
+    conf = _conf_dir(dist, tag)
+    out = SCALE / f"{tag}.json"
+    out.unlink(missing_ok=True)
+    logf = SCALE / "logs" / f"{tag}.log"
+    logf.parent.mkdir(parents=True, exist_ok=True)
+    java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if os.environ.get("JAVA_HOME") \
+        else "java"
+    argv = ["nice", "-n", "19", str(java), f"-Dlog4j.configuration=file:{conf}/log4j.properties",
+            "-cp", classpath(dist, classes, conf), MAIN,
+            "--maps", str(maps), "--runners", str(runners), "--hang", str(hang),
+            "--heartbeat-ms", str(heartbeat_ms), "--warmup", str(warmup),
+            "--connect-ramp-ms", str(connect_ramp_ms),
+            "--work", str(SCALE / "run" / tag), "--out", str(out)]
+    for c in extra_conf or []:
+        argv += ["--conf", c]
+    with logf.open("w") as f:
+        f.write("$ " + " ".join(argv) + "\n")
+        f.flush()
+        rc = subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, timeout=timeout).returncode
+    if rc != 0 or not out.is_file():
+        tail = "\n".join(logf.read_text(errors="replace").splitlines()[-15:])
+        raise BenchError(f"scale {tag}: ScaleBench failed (rc={rc}); log {logf}\n{tail}")
+    shutil.rmtree(SCALE / "run" / tag, ignore_errors=True)
+    res = json.loads(out.read_text())
+    m = res["metrics"]
+    if m.get("succeeded") != 1 or m.get("tasks_done", 0) < maps:
+        raise BenchError(f"scale {tag}: the job did not succeed ({m.get('tasks_done')} of {maps} "
+                         f"maps done, {m.get('runners_connected')} of {runners} runners "
+                         f"connected, {m.get('rpc_errors')} RPC errors); log {logf}; "
+                         f"first failures: {res.get('failures', [])[:2]}")
+    return res
+
+
+def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:
+    return sorted(((m, r) for m in maps for r in runners), key=lambda x: (x[0] * x[1], x))
+
+
+def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: list[int],
+              heartbeat_ms: int, record: Any, extra_conf: list[str] | None = None,
+              connect_ramp_ms: int = -1) -> None:
+    for m, r in configs(maps, runners):
+        v = variant(m, r)
+        try:
+            res = run_one(dist, classes, f"r{rnd}-{v}", m, r, hang=1, heartbeat_ms=heartbeat_ms,
+                          extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms)
+            metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
+            record("scale", v, rnd, metrics,
+                   {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],
+                    "config": res["config"], "failures": res["failures"]})
+        except Exception as e:  # noqa: BLE001 - one configuration failing is a result
+            record("scale", v, rnd, error=str(e))
+        log(f"  scale {v} done")
