@@ -74,20 +74,10 @@ final class JobEvents {
       events.add(new TaskCompletionEvent(events.size(), ids.attempt(key), key.task().index(),
           key.isMap(), status, ""));
     }
-    // Read and converted once, in the history's thread, for the attempt's and the task's
-    // events (the attempt has ended: its counters no longer change).
-    java.util.function.Supplier<org.apache.hadoop.mapreduce.Counters> c = new java.util
-        .function.Supplier<>() {
-      private org.apache.hadoop.mapreduce.Counters converted;
-
-      @Override
-      public org.apache.hadoop.mapreduce.Counters get() {
-        if (converted == null) {
-          converted = new org.apache.hadoop.mapreduce.Counters(counters.ofAttempt(key));
-        }
-        return converted;
-      }
-    };
+    // Read in the history's thread (the attempt has ended: its counters no longer change),
+    // once for the attempt's and the task's events.
+    java.util.function.Supplier<org.apache.hadoop.mapred.Counters> c =
+        () -> counters.ofAttempt(key);
     history.attemptEnded(ids.attempt(key), a.state().name(), RunnerId.nodeOf(a.runner()),
         a.start(), a.finish(), a.error(), c);
     TaskScheduler.TaskSnapshot task = scheduler.task(key.task());

@@ -9,6 +9,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.mapreduce.jobhistory.Event;
+import org.apache.hadoop.mapreduce.jobhistory.EventType;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 
 /**
@@ -30,9 +31,14 @@ final class JhistWriter implements Closeable {
   }
 
   void write(HistoryEvent event) throws IOException {
+    write(event.getEventType(), event.getDatum());
+  }
+
+  /** An event of {@code type} in its Avro form (an event's datum, changed by the caller). */
+  void write(EventType type, Object eventDatum) throws IOException {
     Event wrapper = new Event();
-    wrapper.setType(event.getEventType());
-    wrapper.setEvent(event.getDatum());
+    wrapper.setType(type);
+    wrapper.setEvent(eventDatum);
     datum.write(wrapper, encoder);
   }
 

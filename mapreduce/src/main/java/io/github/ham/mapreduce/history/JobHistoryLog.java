@@ -17,6 +17,8 @@ import java.util.function.Supplier;
 
 import io.github.ham.mapreduce.common.RunnerId;
 
+import org.apache.avro.specific.SpecificRecordBase;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -28,8 +30,10 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.counters.AbstractCounters;
 import org.apache.hadoop.mapreduce.jobhistory.AMStartedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
 import org.apache.hadoop.mapreduce.jobhistory.JobFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobInfoChangeEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobInitedEvent;
@@ -85,6 +89,9 @@ public final class JobHistoryLog {
   private final Map<TaskID, TaskAttemptID> ended = new HashMap<>();
   private final Map<TaskID, Long> startTimes = new HashMap<>();
   private JhistWriter out;
+  private final HistoryCounters avro = new HistoryCounters();
+  private Supplier<? extends AbstractCounters<?, ?>> lastSource;
+  private JhCounters lastCounters;
   private long submitTime;
   private long launchTime;
   private long firstMapLaunch;
@@ -143,6 +150,30 @@ public final class JobHistoryLog {
   }
 
   /**
+   * Writes {@code e}, made with no counters, with {@code counters} (converted by
+   * {@link HistoryCounters}, not by the event) in its datum's {@code counters} field.
+   */
+  private void write(HistoryEvent e, JhCounters counters) throws IOException {
+    if (out != null) {
+      SpecificRecordBase datum = (SpecificRecordBase) e.getDatum();
+      datum.put("counters", counters);
+      out.write(e.getEventType(), datum);
+    }
+  }
+
+  /**
+   * {@code source}'s counters in the events' form: converted once for an attempt's event and
+   * its task's, which follow each other in this thread with the same source.
+   */
+  private JhCounters counters(Supplier<? extends AbstractCounters<?, ?>> source) {
+    if (source != lastSource) {
+      lastSource = source;
+      lastCounters = avro.toAvro(source.get());
+    }
+    return lastCounters;
+  }
+
+  /**
    * The job was submitted and its tasks are known: the file starts, with the earlier runs'
    * driver attempts first (a resumed run; as the MRAppMaster's attempt N lists attempts 1..N-1).
    */
@@ -182,8 +213,9 @@ public final class JobHistoryLog {
    * first times and counters, so that this run's file tells the whole job.
    */
   public void recovered(TaskAttemptID attempt, String node, long taskStart, long start,
-      long finish, Counters counters) {
+      long finish, Counters taskCounters) {
     submit("a recovered task", () -> {
+      JhCounters counters = avro.toAvro(taskCounters);
       TaskID task = attempt.getTaskID();
       started.add(task);
       startTimes.put(task, taskStart);
@@ -192,14 +224,14 @@ public final class JobHistoryLog {
           NO_PORT, ContainerId.newContainerId(appAttempt, 1), "OFF_SWITCH", "VIRGIN"));
       if (task.getTaskType() == TaskType.MAP) {
         write(new MapAttemptFinishedEvent(attempt, TaskType.MAP, "SUCCEEDED", finish, finish,
-            node, NO_PORT, RACK, "map", counters, null, start));
+            node, NO_PORT, RACK, "map", null, null, start), counters);
       } else {
         write(new ReduceAttemptFinishedEvent(attempt, TaskType.REDUCE, "SUCCEEDED", finish,
-            finish, finish, node, NO_PORT, RACK, "reduce", counters, null, start));
+            finish, finish, node, NO_PORT, RACK, "reduce", null, null, start), counters);
       }
       ended.put(task, attempt);
       write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), "SUCCEEDED",
-          counters, taskStart));
+          null, taskStart), counters);
     });
   }
 
@@ -261,22 +293,22 @@ public final class JobHistoryLog {
    * own thread (turning them into the events' form is not the caller's cost).
    */
   public void attemptEnded(TaskAttemptID attempt, String state, String node, long start,
-      long finish, String error, Supplier<Counters> attemptCounters) {
+      long finish, String error, Supplier<? extends AbstractCounters<?, ?>> attemptCounters) {
     submit("an attempt's end", () -> {
-      Counters counters = attemptCounters.get();
       TaskType type = attempt.getTaskType();
       if (!started.contains(attempt.getTaskID())) {
         return;  // never started in this file (cannot happen; the HS would fail on it)
       }
+      JhCounters counters = counters(attemptCounters);
       if (!state.equals("SUCCEEDED")) {
         write(new TaskAttemptUnsuccessfulCompletionEvent(attempt, type, state, finish, node,
-            NO_PORT, RACK, error == null ? "" : error, counters, null, start));
+            NO_PORT, RACK, error == null ? "" : error, null, null, start), counters);
       } else if (type == TaskType.MAP) {
         write(new MapAttemptFinishedEvent(attempt, type, state, finish, finish, node, NO_PORT,
-            RACK, "map", counters, null, start));
+            RACK, "map", null, null, start), counters);
       } else {
         write(new ReduceAttemptFinishedEvent(attempt, type, state, finish, finish, finish, node,
-            NO_PORT, RACK, "reduce", counters, null, start));
+            NO_PORT, RACK, "reduce", null, null, start), counters);
       }
     });
   }
@@ -287,7 +319,7 @@ public final class JobHistoryLog {
    * in the file, a resume need not run it again.
    */
   public void taskEnded(TaskID task, String state, TaskAttemptID attempt, long finish,
-      String error, Supplier<Counters> taskCounters) {
+      String error, Supplier<? extends AbstractCounters<?, ?>> taskCounters) {
     submit("a task's end", () -> {
       if (!started.contains(task) || (ended.containsKey(task)
           && java.util.Objects.equals(ended.get(task), attempt))) {
@@ -297,10 +329,10 @@ public final class JobHistoryLog {
       long start = startTimes.getOrDefault(task, finish);
       if (state.equals("SUCCEEDED")) {
         write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state,
-            taskCounters.get(), start));
+            null, start), counters(taskCounters));
       } else {
         write(new TaskFailedEvent(task, finish, task.getTaskType(), error == null ? "" : error,
-            state, attempt, taskCounters.get(), start));
+            state, attempt, null, start), counters(taskCounters));
       }
       if (out != null) {
         out.flush();

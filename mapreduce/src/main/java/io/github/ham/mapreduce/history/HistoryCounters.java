@@ -1,0 +1,60 @@
+package io.github.ham.mapreduce.history;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.avro.util.Utf8;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.counters.AbstractCounters;
+import org.apache.hadoop.mapreduce.counters.CounterGroupBase;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounter;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounterGroup;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
+
+/**
+ * Counters in the history events' form ({@link JhCounters}), the same as Hadoop's
+ * EventWriter.toAvro makes them, with each group's and counter's display name looked up once
+ * per job. Hadoop resolves a framework counter's display name from its resource bundle on
+ * every call, and an attempt's end asks for ~25 of them twice (its event and its task's): that
+ * lookup was the largest cost of the driver's history thread (bench/README.md, case scale).
+ */
+final class HistoryCounters {
+  private static final String NAME = "COUNTERS";  // EventWriter.toAvro's
+  private final Map<String, Utf8> groupNames = new HashMap<>();
+  /** Per group: the counters' names and display names. */
+  private final Map<String, Map<String, Utf8[]>> counterNames = new HashMap<>();
+
+  /** {@code counters} (null: none) as a history event carries them. */
+  JhCounters toAvro(AbstractCounters<? extends Counter, ? extends CounterGroupBase<?>> counters) {
+    JhCounters result = new JhCounters();
+    result.setName(new Utf8(NAME));
+    result.setGroups(new ArrayList<>(0));
+    if (counters == null) {
+      return result;
+    }
+    for (CounterGroupBase<?> group : counters) {
+      Utf8 groupName = new Utf8(group.getName());
+      JhCounterGroup g = new JhCounterGroup();
+      g.setName(groupName);
+      g.setDisplayName(groupNames.computeIfAbsent(group.getName(),
+          k -> new Utf8(group.getDisplayName())));
+      Map<String, Utf8[]> names = counterNames.computeIfAbsent(group.getName(),
+          k -> new HashMap<>());
+      List<JhCounter> counts = new ArrayList<>(group.size());
+      for (Counter counter : group) {
+        Utf8[] n = names.computeIfAbsent(counter.getName(),
+            k -> new Utf8[] {new Utf8(k), new Utf8(counter.getDisplayName())});
+        JhCounter c = new JhCounter();
+        c.setName(n[0]);
+        c.setDisplayName(n[1]);
+        c.setValue(counter.getValue());
+        counts.add(c);
+      }
+      g.setCounts(counts);
+      result.getGroups().add(g);
+    }
+    return result;
+  }
+}

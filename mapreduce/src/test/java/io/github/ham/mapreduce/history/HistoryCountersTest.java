@@ -1,0 +1,56 @@
+package io.github.ham.mapreduce.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import org.apache.hadoop.mapred.Counters;
+import org.apache.hadoop.mapreduce.FileSystemCounter;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
+import org.apache.hadoop.mapreduce.jobhistory.TaskFinished;
+import org.apache.hadoop.mapreduce.jobhistory.TaskFinishedEvent;
+import org.junit.jupiter.api.Test;
+
+class HistoryCountersTest {
+  private static final TaskAttemptID ATTEMPT =
+      TaskAttemptID.forName("attempt_1700000000000_0001_m_000003_0");
+
+  /** Counters of every kind: framework (bundle display names), file system, job, user. */
+  private static Counters sample(long base) {
+    Counters c = new Counters();
+    c.findCounter(TaskCounter.MAP_INPUT_RECORDS).increment(base + 1);
+    c.findCounter(TaskCounter.SPILLED_RECORDS).increment(base + 2);
+    c.findCounter(JobCounter.MB_MILLIS_MAPS).increment(base + 3);
+    c.findCounter("file", FileSystemCounter.BYTES_READ).increment(base + 4);
+    c.findCounter("lustre", FileSystemCounter.BYTES_WRITTEN).increment(base + 5);
+    c.findCounter("My Group", "my counter").increment(base + 6);
+    return c;
+  }
+
+  /** What Hadoop's own EventWriter.toAvro makes of {@code c}, through an event. */
+  private static JhCounters hadoops(Counters c) {
+    TaskFinishedEvent e = new TaskFinishedEvent(ATTEMPT.getTaskID(), ATTEMPT, 5, TaskType.MAP,
+        "SUCCEEDED", new org.apache.hadoop.mapreduce.Counters(c), 1);
+    return ((TaskFinished) e.getDatum()).getCounters();
+  }
+
+  @Test
+  void sameAsHadoopsConversionWhenNamesComeFromTheCache() {
+    HistoryCounters avro = new HistoryCounters();
+    assertEquals(hadoops(sample(0)).toString(), avro.toAvro(sample(0)).toString());
+    // Second time the display names are the cached ones; the values are this report's.
+    JhCounters again = avro.toAvro(sample(100));
+    assertEquals(hadoops(sample(100)).toString(), again.toString());
+    assertNotEquals(hadoops(sample(0)).toString(), again.toString());
+  }
+
+  @Test
+  void noCountersIsAnEmptyList() {
+    JhCounters none = new HistoryCounters().toAvro(null);
+    assertEquals("COUNTERS", none.getName().toString());
+    assertEquals(0, none.getGroups().size());
+  }
+}
