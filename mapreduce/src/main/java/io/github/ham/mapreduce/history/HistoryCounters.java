@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.avro.util.Utf8;
 import org.apache.hadoop.mapreduce.Counter;
@@ -25,6 +26,20 @@ final class HistoryCounters {
   private final Map<String, Utf8> groupNames = new HashMap<>();
   /** Per group: the counters' names and display names. */
   private final Map<String, Map<String, Utf8[]>> counterNames = new HashMap<>();
+  private Supplier<? extends AbstractCounters<?, ?>> lastSource;
+  private JhCounters lastCounters;
+
+  /**
+   * {@code source}'s counters in the events' form, converted once for an attempt's event and
+   * its task's: they follow each other in the history's one thread with the same source.
+   */
+  JhCounters of(Supplier<? extends AbstractCounters<?, ?>> source) {
+    if (source != lastSource) {
+      lastSource = source;
+      lastCounters = toAvro(source.get());
+    }
+    return lastCounters;
+  }
 
   /** {@code counters} (null: none) as a history event carries them. */
   JhCounters toAvro(AbstractCounters<? extends Counter, ? extends CounterGroupBase<?>> counters) {

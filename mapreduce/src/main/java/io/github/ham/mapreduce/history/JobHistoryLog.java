@@ -90,8 +90,6 @@ public final class JobHistoryLog {
   private final Map<TaskID, Long> startTimes = new HashMap<>();
   private JhistWriter out;
   private final HistoryCounters avro = new HistoryCounters();
-  private Supplier<? extends AbstractCounters<?, ?>> lastSource;
-  private JhCounters lastCounters;
   private long submitTime;
   private long launchTime;
   private long firstMapLaunch;
@@ -159,18 +157,6 @@ public final class JobHistoryLog {
       datum.put("counters", counters);
       out.write(e.getEventType(), datum);
     }
-  }
-
-  /**
-   * {@code source}'s counters in the events' form: converted once for an attempt's event and
-   * its task's, which follow each other in this thread with the same source.
-   */
-  private JhCounters counters(Supplier<? extends AbstractCounters<?, ?>> source) {
-    if (source != lastSource) {
-      lastSource = source;
-      lastCounters = avro.toAvro(source.get());
-    }
-    return lastCounters;
   }
 
   /**
@@ -299,7 +285,7 @@ public final class JobHistoryLog {
       if (!started.contains(attempt.getTaskID())) {
         return;  // never started in this file (cannot happen; the HS would fail on it)
       }
-      JhCounters counters = counters(attemptCounters);
+      JhCounters counters = avro.of(attemptCounters);
       if (!state.equals("SUCCEEDED")) {
         write(new TaskAttemptUnsuccessfulCompletionEvent(attempt, type, state, finish, node,
             NO_PORT, RACK, error == null ? "" : error, null, null, start), counters);
@@ -329,10 +315,10 @@ public final class JobHistoryLog {
       long start = startTimes.getOrDefault(task, finish);
       if (state.equals("SUCCEEDED")) {
         write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state,
-            null, start), counters(taskCounters));
+            null, start), avro.of(taskCounters));
       } else {
         write(new TaskFailedEvent(task, finish, task.getTaskType(), error == null ? "" : error,
-            state, attempt, null, start), counters(taskCounters));
+            state, attempt, null, start), avro.of(taskCounters));
       }
       if (out != null) {
         out.flush();
