@@ -1,13 +1,9 @@
 #!/usr/bin/env bash
-# Trial of class-data sharing (AppCDS) for the task runner JVMs, before building it into HAM:
-# what it changes in a runner's start and first tasks on the test cluster.
+# Class-data sharing for the task runner JVMs (setting runner_cds, launcher/ham/cds.py): what
+# it changes in a runner's start and first tasks on the test cluster.
 #   bash bench/cds-trial.sh [ROUNDS]      -> bench/results/cds-trial/results.md
-# 1. A training job (sleep, 1 node) runs its runner with -XX:ArchiveClassesAtExit: a dynamic
-#    archive of every class the runner loaded. The runner's class path is given as
-#    ham.runner.classpath with the jars first and the job's conf directory last: the JVM
-#    refuses to archive with a non-empty directory ahead of the jars (HAM puts conf/ first).
-# 2. ROUNDS (default 3) alternating pairs of the same 60-map sleep job on 3 nodes, with and
-#    without -XX:SharedArchiveFile, the same class path order in both.
+# ROUNDS (default 3) alternating pairs of the same 60-map sleep job on 3 nodes, with
+# runner_cds = "off" and "on" (the archive is made before the first pair, by a 3-map job).
 # From each job's ham.json, driver.log and status.json: the job directory made inside the
 # allocation -> the driver's first line (the client JVM has submitted the job) -> srun started
 # -> first / last runner connected, -> first task assigned, and the map phase span.
@@ -23,25 +19,20 @@ bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 . /var/tmp/ham-cluster/env.sh
 export HAM_SHARED_ROOT="$work/shared"
 dist="$repo/mapreduce/target/dist"
-jars="$dist/ham-mapreduce.jar:$(find "$dist/share/hadoop/common" "$dist/share/hadoop/hdfs" \
-  "$dist/share/hadoop/mapreduce" "$dist/share/hadoop/yarn" -name '*.jar' | sort | paste -sd:)"
 tests_jar=$(ls "$dist"/share/hadoop/mapreduce/hadoop-mapreduce-client-jobclient-*-tests.jar)
-opts="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"  # runner_java_opts' default
 ham="$repo/.venv/bin/ham"
 
-job() {  # job NODES MAPS RUNNER_OPTS
-  (cd "$work" && "$ham" run -N "$1" -- bash -c "hadoop jar $tests_jar sleep \
-    -D ham.runner.classpath=$jars:\$HADOOP_CONF_DIR '-Dham.runner.java.opts=$opts $3' \
-    -m $2 -r 1 -mt 1 -rt 1" >"$work/last.log" 2>&1) || { tail "$work/last.log"; exit 1; }
+job() {  # job MAPS on|off
+  (cd "$work" && HAM_RUNNER_CDS=$2 "$ham" run -N 3 -- hadoop jar "$tests_jar" sleep \
+    -m "$1" -r 1 -mt 1 -rt 1 >"$work/last.log" 2>&1) || { tail "$work/last.log"; exit 1; }
   ls -td "$work"/shared/*/*/ | head -1
 }
 
-job 1 3 "-XX:ArchiveClassesAtExit=$work/runner.jsa" >/dev/null
-archive_mb=$(du -m "$work/runner.jsa" | cut -f1)
-share="-XX:SharedArchiveFile=$work/runner.jsa -Xlog:cds=off -Xlog:cds+dynamic=off"
+archive=$(grep -o 'SharedArchiveFile=[^ <]*' "$(job 3 on)conf/mapred-site.xml" | cut -d= -f2)
+archive_mb=$(du -m "$archive" | cut -f1)
 dirs=()
 for _ in $(seq "$rounds"); do
-  dirs+=("without=$(job 3 60 "")" "with=$(job 3 60 "$share")")
+  dirs+=("off=$(job 60 off)" "on=$(job 60 on)")
 done
 "$repo/.venv/bin/python" - "$out/results.md" "$rounds" "$archive_mb" "${dirs[@]}" <<'PY'
 import datetime, glob, json, statistics, sys
@@ -50,7 +41,7 @@ out, rounds, archive_mb, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[
 def ts(line):
     return datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
 
-rows = {"without": [], "with": []}
+rows = {"off": [], "on": []}
 for run in runs:
     variant, d = run.split("=", 1)
     lines = open(d + "driver.log").read().splitlines()
@@ -70,14 +61,14 @@ names = ["srun -> first runner connected (s)", "srun -> last runner connected (s
          "driver's first line -> srun started (s)",
          "job directory made -> first task assigned (s)"]
 with open(out, "w") as f:
-    f.write("# AppCDS for the task runners: a trial\n\n")
+    f.write("# Class-data sharing for the task runners: runner_cds off / on\n\n")
     f.write(f"Command: `bash bench/cds-trial.sh {rounds}` ({datetime.datetime.now():%Y-%m-%d %H:%M}); "
             f"runner archive {archive_mb} MB. Medians of {rounds} alternating runs; each job "
             "starts its own 3 runners (3 nodes on the 2-core machine).\n\n")
-    f.write("| measure | without | with archive | with / without |\n|---|---|---|---|\n")
+    f.write("| measure | off | on | on / off |\n|---|---|---|---|\n")
     for i, n in enumerate(names):
-        a = statistics.median(r[i] for r in rows["without"])
-        b = statistics.median(r[i] for r in rows["with"])
+        a = statistics.median(r[i] for r in rows["off"])
+        b = statistics.median(r[i] for r in rows["on"])
         f.write(f"| {n} | {a:.2f} | {b:.2f} | {b / a:.2f} |\n")
     f.write("\nEvery run: " + "; ".join(
         f"{v}: " + ", ".join(f"{x:.2f}" for x in r) for v in rows for r in rows[v]) + "\n")

@@ -38,7 +38,10 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
 
 
 def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_host: str,
-                java: str, runner_classpath: str, srun: str = c.DEFAULTS[c.SRUN]) -> dict[str, Any]:
+                java: str, runner_classpath: str, srun: str = c.DEFAULTS[c.SRUN],
+                runner_java_opts: str | None = None) -> dict[str, Any]:
+    """HAM's keys of a job's mapred-site.xml; runner_java_opts (default: the setting's) may add
+    to the setting, as class-data sharing does."""
     return {
         "mapreduce.framework.name": framework,
         c.JOB_DIR: str(jobdir.path),
@@ -48,7 +51,8 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         c.DRIVER_HOST: driver_host,
         c.RUNNER_JAVA: java,
         c.RUNNER_CLASSPATH: runner_classpath,
-        c.RUNNER_JAVA_OPTS: settings["runner_java_opts"],
+        c.RUNNER_JAVA_OPTS: settings["runner_java_opts"] if runner_java_opts is None
+        else runner_java_opts,
         c.RUNNERS_PER_NODE: settings["runners_per_node"],
         c.SRUN: srun,
         c.LUSTRE_MAP_OUTPUT_STRIPE: settings["map_output_stripe"],

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from ham import contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
+from ham import cds, contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -106,9 +106,18 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
     site_env = jobconf.site_env_file(hadoop, env)
     runners_cp = jobconf.runner_classpath(hadoop, jd, jar, {**env, "JAVA_HOME": java_home},
                                           site_env)
+    runner_opts = settings["runner_java_opts"]
+    if hadoop.kind == "bundled" and settings["runner_cds"] == "on":
+        jars, dirs = cds.split_classpath(runners_cp)
+        shared = cds.archive(bundle_dir(settings), java, jars, settings["shared_root"])
+        if shared:
+            # The archive's class path first, as the JVM requires; the job's conf/ after it.
+            runners_cp = ":".join(jars + dirs)
+            runner_opts = f"{runner_opts} {cds.java_opts(shared)}"
     mapred = jobconf.mapred_site(
         settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
-        java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun")
+        java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun",
+        runner_java_opts=runner_opts)
     jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"],
                        hadoop, bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)

@@ -135,6 +135,13 @@ SCHEMA: tuple[Setting, ...] = (
             "mapreduce.{map,reduce}.memory.mb when they set none). NewRatio=1 keeps each map's "
             "sort buffer (mapreduce.task.io.sort.mb) in the young generation: ~3 ms of GC per "
             "task instead of ~85 ms."),
+    Setting("runner_cds", "on", _parse_choice("on", "off"),
+            "Class-data sharing for the task runner JVMs of the bundled Hadoop: 'on' makes an "
+            "archive of the classes a runner loads (once per Java and bundle, ~20 MB, in the "
+            "bundle's cds/ or else <shared_root>/<user>/.cds) and starts runners with it, so "
+            "that they connect and run their first tasks sooner (bench/results/cds-trial); "
+            "with it the runners' class path lists the jars before the job's conf/. 'off': no "
+            "archive."),
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),
