@@ -7,6 +7,7 @@ import java.util.List;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.BadMapOutput;
 import io.github.ham.mapreduce.common.RunnerSupport;
+import io.github.ham.mapreduce.common.RunnerUmbilical;
 import io.github.ham.mapreduce.common.TaskEnds;
 
 import org.apache.hadoop.io.BytesWritable;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * scheduler decisions, completion events and counters. Only callers authenticated with the job
  * token are served.
  */
-final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
+final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical {
   private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
   private final TaskScheduler scheduler;
   private final RunnerTracker runners;
@@ -56,6 +57,9 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
 
   @Override
   public long getProtocolVersion(String protocol, long clientVersion) {
+    if (RunnerUmbilical.class.getName().equals(protocol)) {
+      return RunnerUmbilical.versionID;
+    }
     return RunnerSupport.class.getName().equals(protocol) ? RunnerSupport.versionID
         : super.getProtocolVersion(protocol, clientVersion);
   }
@@ -152,9 +156,28 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerSupport {
   }
 
   @Override
+  public JvmTask doneAndGetTask(TaskAttemptID attempt, TaskStatus last, String runnerId)
+      throws IOException {
+    if (last != null) {
+      statusUpdate(attempt, last);
+    }
+    done(attempt);
+    return getTaskForRunner(runnerId);
+  }
+
+  @Override
+  public boolean commitPendingAndCanCommit(TaskAttemptID attempt, TaskStatus status)
+      throws IOException {
+    commitPending(attempt, status);
+    return canCommit(attempt);
+  }
+
+  @Override
   public void done(TaskAttemptID taskId) throws IOException {
     AttemptKey key = key(taskId);
-    scheduler.succeeded(key, System.currentTimeMillis());
+    if (!scheduler.succeeded(key, System.currentTimeMillis())) {
+      return;  // ended meanwhile (killed, timed out), or a retried done already counted
+    }
     LOG.info("Attempt {} succeeded", taskId);
     events.ended(key);
     events.ended(scheduler.takeEnded());

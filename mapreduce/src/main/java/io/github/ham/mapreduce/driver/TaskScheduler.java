@@ -291,11 +291,14 @@ public final class TaskScheduler {
     return running(key) != null && !stopped && arbiter.canCommit(key.task(), key.attempt());
   }
 
-  /** The attempt succeeded; any other attempt of its task is ended (KILLED, superseded). */
-  public synchronized void succeeded(AttemptKey key, long now) {
+  /**
+   * The attempt succeeded; any other attempt of its task is ended (KILLED, superseded). False
+   * if it was no longer running (ended meanwhile, or its done said twice): nothing changed.
+   */
+  public synchronized boolean succeeded(AttemptKey key, long now) {
     AttemptInfo info = running(key);
     if (info == null) {
-      return;
+      return false;
     }
     TaskEntry task = entry(key.task());
     finish(info, AttemptState.SUCCEEDED, null, now);
@@ -309,6 +312,7 @@ public final class TaskScheduler {
           now);
       endedByScheduler.add(other.key);
     }
+    return true;
   }
 
   /**

@@ -11,6 +11,7 @@ import io.github.ham.mapreduce.common.ControlFile;
 import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.RunnerSupport;
+import io.github.ham.mapreduce.common.RunnerUmbilical;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -85,9 +86,8 @@ final class UmbilicalServer {
     return token.getPassword();
   }
 
-  /** Starts serving the umbilical and RunnerSupport (to runners) and control (to clients). */
-  <U extends TaskUmbilicalProtocol & RunnerSupport> void start(U umbilical,
-      DriverControl control) throws IOException {
+  /** Starts serving the runners' protocols (to runners) and control (to clients). */
+  void start(RunnerUmbilical umbilical, DriverControl control) throws IOException {
     // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
     // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
     // client without a token is turned away at connection set-up, before any call.
@@ -111,6 +111,7 @@ final class UmbilicalServer {
             HamConfig.DEFAULT_DRIVER_HANDLERS)))
         .setVerbose(false).setSecretManager(secrets).build();
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, RunnerSupport.class, umbilical);
+    server.addProtocol(RPC.RpcKind.RPC_WRITABLE, RunnerUmbilical.class, umbilical);
     server.addProtocol(RPC.RpcKind.RPC_WRITABLE, DriverControl.class, control);
     server.start();
     host = conf.getTrimmed(HamConfig.DRIVER_HOST);

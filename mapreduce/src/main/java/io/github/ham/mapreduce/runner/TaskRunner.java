@@ -13,7 +13,7 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.MapOutputCheck;
 import io.github.ham.mapreduce.common.RunnerId;
-import io.github.ham.mapreduce.common.RunnerSupport;
+import io.github.ham.mapreduce.common.RunnerUmbilical;
 
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.ipc.RPC;
@@ -24,7 +24,6 @@ import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.ReduceTask;
 import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
-import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
@@ -53,7 +52,9 @@ public final class TaskRunner {
   private static final int STDERR_TAIL_BYTES = 4096;
   private static final long MB = 1024L * 1024;
 
-  private final TaskUmbilicalProtocol umbilical;
+  private final RunnerUmbilical umbilical;
+  /** What tasks are given as their umbilical: their end said in fewer calls. */
+  private final TaskEndCalls calls;
   private final Token<JobTokenIdentifier> token;
   private final Credentials credentials = new Credentials();
   private final JobDirs dirs;
@@ -68,7 +69,7 @@ public final class TaskRunner {
   /** The job's shared state, built by its first task (null until then). */
   private RunnerJob runnerJob;
 
-  private TaskRunner(TaskUmbilicalProtocol umbilical, Token<JobTokenIdentifier> token,
+  private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
     this.umbilical = umbilical;
     this.token = token;
@@ -87,6 +88,7 @@ public final class TaskRunner {
     this.runnerId = RunnerId.of(host, workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     this.watch = new AttemptWatch(umbilical, runnerId);
+    this.calls = new TaskEndCalls(umbilical, this.jobId, pid, runnerId);
   }
 
   public static void main(String[] args) throws Exception {
@@ -131,14 +133,18 @@ public final class TaskRunner {
     SecurityUtil.setTokenService(token, address);
     UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
     owner.addToken(token);
-    TaskUmbilicalProtocol umbilical = owner.doAs(
-        (PrivilegedExceptionAction<TaskUmbilicalProtocol>) () -> RPC.getProxy(
-            TaskUmbilicalProtocol.class, TaskUmbilicalProtocol.versionID, address, conf));
+    RunnerUmbilical umbilical = owner.doAs(
+        (PrivilegedExceptionAction<RunnerUmbilical>) () -> RPC.getProxy(
+            RunnerUmbilical.class, RunnerUmbilical.versionID, address, conf));
     try {
+      // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
-      runner.credentials.addAll(jobCredentials(owner, address, conf, token));
+      // The job's credentials from the driver (secret keys, tokens, the intermediate-data
+      // key), as a YARN container reads them from its localized token file.
+      runner.credentials.addAll(CredentialsSeal.open(umbilical.getJobCredentials().copyBytes(),
+          token.getPassword()));
       runner.watch.start();
       try {
         return runner.loop();
@@ -150,22 +156,6 @@ public final class TaskRunner {
     }
   }
 
-  /**
-   * The job's credentials from the driver (secret keys, tokens, the intermediate-data key),
-   * as a YARN container reads them from its localized token file.
-   */
-  private static Credentials jobCredentials(UserGroupInformation owner,
-      InetSocketAddress address, JobConf conf, Token<JobTokenIdentifier> token)
-      throws Exception {
-    RunnerSupport support = owner.doAs((PrivilegedExceptionAction<RunnerSupport>) () ->
-        RPC.getProxy(RunnerSupport.class, RunnerSupport.versionID, address, conf));
-    try {
-      return CredentialsSeal.open(support.getJobCredentials().copyBytes(), token.getPassword());
-    } finally {
-      RPC.stopProxy(support);
-    }
-  }
-
   private int loop() throws InterruptedException {
     LOG.info("Task runner {} started", runnerId);
     long lastContact = System.currentTimeMillis();
@@ -173,7 +163,7 @@ public final class TaskRunner {
     while (true) {
       JvmTask next;
       try {
-        next = HamBridge.getTask(umbilical, jobId, pid, runnerId);
+        next = calls.nextTask();
         lastContact = System.currentTimeMillis();
       } catch (IOException e) {
         long silent = System.currentTimeMillis() - lastContact;
@@ -232,7 +222,7 @@ public final class TaskRunner {
           job.getLong(HamConfig.MEMORY_CHECK_INTERVAL_MS,
               HamConfig.DEFAULT_MEMORY_CHECK_INTERVAL_MS));
       user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
-        task.run(runConf, umbilical);
+        task.run(runConf, calls.forTask());
         return null;
       });
       LOG.info("Finished {}", attempt);
@@ -263,13 +253,13 @@ public final class TaskRunner {
       }
       if (started) {
         try {
-          HamBridge.taskCleanup(task, umbilical);
+          HamBridge.taskCleanup(task, calls.forTask());
         } catch (Throwable e) {
           LOG.info("Cleanup of {} failed: {}", attempt, e.toString());
         }
       }
       try {
-        umbilical.fatalError(attempt, trace, false);
+        calls.forTask().fatalError(attempt, trace, false);
       } catch (IOException e) {
         LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
       }

@@ -347,7 +347,7 @@ public final class ScaleBench {
     m.put("rpc_errors", errors);
     m.put("idle_polls", idlePolls);
     m.put("runner_stragglers", stragglers);
-    m.put("rpcs_per_task", commit ? 5 : 3);
+    m.put("rpcs_per_task", SimRunners.rpcsPerTask(commit));
     m.put("dispatches_per_s", firstRuns / window);
     long t10 = timeOf(done, (int) Math.ceil(0.1 * firstRuns));
     long t90 = timeOf(done, (int) Math.ceil(0.9 * firstRuns));

@@ -21,10 +21,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.RunnerId;
-import io.github.ham.mapreduce.common.RunnerSupport;
+import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.runner.TaskEndCalls;
 
 import org.apache.hadoop.ipc.RPC;
-import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.JvmTask;
 import org.apache.hadoop.mapred.SimTaskStatus;
@@ -47,7 +47,8 @@ import org.apache.hadoop.security.token.Token;
  * {@code TaskRunner}, and its loop: getTask (the same back-off when there is nothing to do),
  * then for each attempt, without running it, what a map task says to the umbilical at its
  * end: commitPending + canCommit (a map-only job writing output), its last statusUpdate (with
- * a real map's counters) and done.
+ * a real map's counters) and done, through the runner's own {@link TaskEndCalls} (so in the
+ * calls TaskRunner makes: commitPending with canCommit, and done with the next getTask).
  *
  * <p>With {@value #PER_CONNECTION} above 1, that many runners share a connection (and a UGI):
  * the driver still sees each runner's calls under its own id, but fewer connections.
@@ -57,7 +58,9 @@ import org.apache.hadoop.security.token.Token;
  * gates in {@value #DIR}. The threads connect once {@code DIR/connect} exists, and ask for
  * tasks once {@code DIR/go} exists; {@code DIR/connected-K} says this JVM's threads are
  * connected; {@code DIR/runners-K.json} holds what they saw. {@value #HANG} runners of JVM 0
- * go silent with an attempt in hand once that JVM has been given half its share of the maps
+ * go silent with an attempt in hand once that JVM has been given a quarter of its share of the
+ * maps (not half: the JVMs' runners do not share the maps evenly, and a JVM that got fewer than
+ * half its share would hang none)
  * (a hung node), each announced in {@code DIR/hung-<attempt>} with the time of its last call.
  */
 public final class SimRunners {
@@ -74,6 +77,10 @@ public final class SimRunners {
   /** The RPCs a runner makes, for the latency histograms. */
   static final List<String> CALLS = List.of("getTask", "getTask_idle", "commitPending",
       "canCommit", "statusUpdate", "done", "connect");
+  /** Round trips to the driver per task (first getTask aside), as TaskEndCalls makes them. */
+  static int rpcsPerTask(boolean commit) {
+    return commit ? 2 : 1;
+  }
 
   private final String host;
   private final int port;
@@ -134,7 +141,7 @@ public final class SimRunners {
     this.commit = Boolean.parseBoolean(System.getProperty(COMMIT, "true"));
     this.taskMs = Long.getLong(TASK_MS, 0L);
     this.hang = jvm == 0 ? Integer.getInteger(HANG, 0) : 0;
-    this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 2;
+    this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 4;
     this.perConnection = Math.max(1, Integer.getInteger(PER_CONNECTION, 1));
     for (String c : CALLS) {
       latency.put(c, new Histogram());
@@ -252,7 +259,7 @@ public final class SimRunners {
       u.addToken(token);
       return u;
     });
-    TaskUmbilicalProtocol umbilical = null;
+    RunnerUmbilical umbilical = null;
     try {
       // Runners come up over a while, as the JVMs of one srun step do.
       long ramp = Long.getLong(CONNECT_RAMP_MS, 0L);
@@ -262,17 +269,10 @@ public final class SimRunners {
       long t0 = System.nanoTime();
       for (int tries = 0; ; tries++) {
         try {
-          // TaskRunner: the job's credentials first, over a proxy of its own.
-          RunnerSupport support = owner.doAs((PrivilegedExceptionAction<RunnerSupport>) () ->
-              RPC.getProxy(RunnerSupport.class, RunnerSupport.versionID, address, conf));
-          try {
-            support.getJobCredentials();
-          } finally {
-            RPC.stopProxy(support);
-          }
-          umbilical = owner.doAs((PrivilegedExceptionAction<TaskUmbilicalProtocol>) () ->
-              RPC.getProxy(TaskUmbilicalProtocol.class, TaskUmbilicalProtocol.versionID,
-                  address, conf));
+          // As TaskRunner: one proxy, the job's credentials first.
+          umbilical = owner.doAs((PrivilegedExceptionAction<RunnerUmbilical>) () ->
+              RPC.getProxy(RunnerUmbilical.class, RunnerUmbilical.versionID, address, conf));
+          umbilical.getJobCredentials();
           break;
         } catch (IOException e) {
           // A real runner that cannot connect exits and is replaced; a simulated one tries
@@ -315,16 +315,18 @@ public final class SimRunners {
     }
   }
 
-  private void loop(TaskUmbilicalProtocol umbilical, String runnerId)
+  private void loop(RunnerUmbilical driver, String runnerId)
       throws InterruptedException {
     long lastContact = System.currentTimeMillis();
     int idle = 0;
     org.apache.hadoop.mapred.JobID job = org.apache.hadoop.mapred.JobID.downgrade(jobId);
+    TaskEndCalls calls = new TaskEndCalls(driver, job, pid, runnerId);
+    TaskUmbilicalProtocol umbilical = calls.forTask();
     while (true) {
       JvmTask next;
       long t0 = System.nanoTime();
       try {
-        next = HamBridge.getTask(umbilical, job, pid, runnerId);
+        next = calls.nextTask();
         lastContact = System.currentTimeMillis();
       } catch (IOException e) {
         errors.incrementAndGet();
