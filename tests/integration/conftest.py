@@ -13,23 +13,32 @@ from ham.slurm import JobInfo, Slurm
 pytestmark = pytest.mark.integration
 
 
-def _slurm_jobs() -> set[str]:
-    r = subprocess.run(["squeue", "-h", "-o", "%i"], capture_output=True, text=True)
-    return set(r.stdout.split()) if r.returncode == 0 else set()
+def _slurm_jobs(*roots: Path) -> set[str]:
+    """Ids of the cluster's jobs; with roots, only those whose working directory is under one
+    of them (this checkout, this pytest session's temporary directory)."""
+    r = subprocess.run(["squeue", "-h", "-o", "%i %Z"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return set()
+    jobs = (line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+    return {jid for jid, workdir in jobs
+            if not roots or any(Path(workdir).is_relative_to(root) for root in roots)}
 
 
 @pytest.fixture(autouse=True)
-def no_leaked_allocation(request: pytest.FixtureRequest):
+def no_leaked_allocation(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """A test that fails half-way may leave its allocation behind (an salloc SIGKILLed in its
     clean-up cannot release it, and the partition has no time limit): cancel what it started,
-    so the tests after it are not queued behind it."""
+    so the tests after it are not queued behind it. What it started: jobs that appeared while
+    it ran and work in this checkout or this session's temporary directory, so that another
+    test session on the same cluster (another checkout) keeps its jobs."""
     if "cluster" not in request.fixturenames:
         yield
         return
     request.getfixturevalue("cluster")  # SLURM_CONF set before the first squeue
+    roots = (Path(__file__).resolve().parents[2], tmp_path_factory.getbasetemp().resolve())
     before = _slurm_jobs()
     yield
-    leaked = sorted(_slurm_jobs() - before)
+    leaked = sorted(_slurm_jobs(*roots) - before)
     if leaked:
         subprocess.run(["scancel", *leaked], check=False)
         for _ in range(60):
