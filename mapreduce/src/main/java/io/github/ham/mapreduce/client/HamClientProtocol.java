@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.driver.EarlyRunners;
 import io.github.ham.mapreduce.driver.HamJob;
 import io.github.ham.mapreduce.driver.RunnerSpec;
 import io.github.ham.mapreduce.driver.slurm.Allocation;
@@ -51,6 +52,8 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   private static final AtomicInteger NEXT_ID = new AtomicInteger();
   private static final String CLUSTER_ID = Long.toString(System.currentTimeMillis());
   private static final Map<String, HamJob> JOBS = new ConcurrentHashMap<>();
+  /** Runners started for job ids given out, until their job is submitted. */
+  private static final Map<String, EarlyRunners> EARLY = new ConcurrentHashMap<>();
   private final Configuration conf;
   private final JobFinder finder;
   /** Connections to other JVMs' drivers, closed with this client. */
@@ -75,13 +78,20 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
 
   @Override
   public JobID getNewJobID() {
-    return new JobID(CLUSTER_ID, NEXT_ID.incrementAndGet());
+    JobID id = new JobID(CLUSTER_ID, NEXT_ID.incrementAndGet());
+    // The client stages the job now (about a second): its runners start meanwhile.
+    EarlyRunners early = EarlyRunners.start(conf, org.apache.hadoop.mapred.JobID.downgrade(id));
+    if (early != null) {
+      EARLY.put(id.toString(), early);
+    }
+    return id;
   }
 
   @Override
   public JobStatus submitJob(JobID jobId, String jobSubmitDir, Credentials ts)
       throws IOException {
-    HamJob job = new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir, ts);
+    HamJob job = new HamJob(org.apache.hadoop.mapred.JobID.downgrade(jobId), jobSubmitDir, ts,
+        EARLY.remove(jobId.toString()));
     JobKeys.warnIgnored(job.conf());
     return start(job);
   }

@@ -72,6 +72,14 @@ public final class HamConfig {
    */
   public static final String RUNNER_START_TIMEOUT_MS = "ham.runner.start.timeout.ms";
   public static final long DEFAULT_RUNNER_START_TIMEOUT_MS = 120_000L;
+  /**
+   * Start the job's first runners when its client asks for the job's id, while it stages the
+   * job (driver.EarlyRunners); they are stopped if the job is not submitted within the timeout.
+   */
+  public static final String RUNNERS_EARLY = "ham.runners.early";
+  public static final boolean DEFAULT_RUNNERS_EARLY = true;
+  public static final String RUNNERS_EARLY_TIMEOUT_MS = "ham.runners.early.timeout.ms";
+  public static final long DEFAULT_RUNNERS_EARLY_TIMEOUT_MS = 120_000L;
   /** A runner exits when it cannot reach the driver for this long. */
   public static final String RUNNER_DRIVER_TIMEOUT_MS = "ham.runner.driver.timeout.ms";
   public static final long DEFAULT_RUNNER_DRIVER_TIMEOUT_MS = 10_000L;

@@ -3,6 +3,8 @@ package io.github.ham.mapreduce.driver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.BadMapOutput;
@@ -30,29 +32,46 @@ import org.slf4j.LoggerFactory;
 /**
  * The driver's side of the umbilical: hands out tasks and turns the runners' reports into
  * scheduler decisions, completion events and counters. Only callers authenticated with the job
- * token are served.
+ * token are served. It may serve before the job is submitted (runners started early, while the
+ * client still stages the job: {@link DriverServices}): until {@link #bind} a runner asking
+ * for a task waits a little and is told to ask again, and the other calls fail.
  */
 final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical {
   private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
-  private final TaskScheduler scheduler;
+  /** How long a runner's getTask waits for the job to be submitted before "ask again". */
+  private static final long BIND_WAIT_MS = 1000;
   private final RunnerTracker runners;
-  private final JobTasks tasks;
-  private final JobEvents events;
-  private final JobCounters counters;
   private final AttemptIds ids;
   private final String jobIdentity;
-  private final byte[] sealedCredentials;
+  private final CountDownLatch bound = new CountDownLatch(1);
+  // The job's, set once by bind() (published by the latch).
+  private TaskScheduler scheduler;
+  private JobTasks tasks;
+  private JobEvents events;
+  private JobCounters counters;
+  private byte[] sealedCredentials;
 
-  DriverUmbilical(TaskScheduler scheduler, RunnerTracker runners, JobTasks tasks,
-      JobEvents events, JobCounters counters, AttemptIds ids, byte[] sealedCredentials) {
-    this.scheduler = scheduler;
+  DriverUmbilical(RunnerTracker runners, AttemptIds ids) {
     this.runners = runners;
+    this.ids = ids;
+    this.jobIdentity = ids.job().toString();
+  }
+
+  /** The job is submitted: from now on its tasks are handed out. */
+  void bind(TaskScheduler scheduler, JobTasks tasks, JobEvents events, JobCounters counters,
+      byte[] sealedCredentials) {
+    this.scheduler = scheduler;
     this.tasks = tasks;
     this.events = events;
     this.counters = counters;
-    this.ids = ids;
-    this.jobIdentity = ids.job().toString();
     this.sealedCredentials = sealedCredentials;
+    bound.countDown();
+  }
+
+  private void requireBound() throws IOException {
+    if (bound.getCount() > 0) {
+      throw new IOException("Job " + ids.job() + " is not submitted yet");
+    }
   }
 
   @Override
@@ -67,6 +86,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
   @Override
   public BytesWritable getJobCredentials() throws IOException {
     authorize();
+    requireBound();
     return new BytesWritable(sealedCredentials);
   }
 
@@ -84,6 +104,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
 
   private AttemptKey key(TaskAttemptID attempt) throws IOException {
     authorize();
+    requireBound();
     AttemptKey key = ids.keyOf(attempt);
     if (key == null) {
       throw new IOException("Attempt " + attempt + " is not part of " + ids.job());
@@ -94,6 +115,15 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
   @Override
   protected JvmTask getTaskForRunner(String runnerId) throws IOException {
     authorize();
+    try {
+      if (!bound.await(BIND_WAIT_MS, TimeUnit.MILLISECONDS)) {
+        runners.contact(runnerId, System.currentTimeMillis());
+        return new JvmTask(null, false);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted waiting for job " + ids.job() + " to be submitted", e);
+    }
     if (scheduler.isFinished()) {
       return new JvmTask(null, true);
     }

@@ -64,10 +64,19 @@ public final class HamJob extends Thread {
   private volatile JobControl control;
   private JobHistoryLog history;
   private Thread shutdownHook;
+  private EarlyRunners early;
+  // From prepare() to the runners' services' bind (after setupJob).
+  private JobTasks tasks;
+  private JobCounters jobCounters;
 
-  /** The first run of a job just submitted. */
-  public HamJob(JobID id, String jobSubmitDir, Credentials credentials) throws IOException {
+  /**
+   * The first run of a job just submitted; {@code early}: its runners, if they were started
+   * when it got its id (else null).
+   */
+  public HamJob(JobID id, String jobSubmitDir, Credentials credentials, EarlyRunners early)
+      throws IOException {
     this(id, jobSubmitDir, credentials, 1, null);
+    this.early = early;
   }
 
   /**
@@ -125,6 +134,10 @@ public final class HamJob extends Thread {
       }
       shutdownHook = new Thread(() -> stop("the client was terminated"), "ham-shutdown-" + id);
       Runtime.getRuntime().addShutdownHook(shutdownHook);
+      // Tasks are handed out from now on, after setupJob (and a resumed run's recovery), to
+      // runners started early too.
+      services.bind(conf, credentials, scheduler, tasks, events, jobCounters, control,
+          () -> stop("the Slurm allocation ended"));
       services.supervisor.check(System.currentTimeMillis());
       // At once, not at the next tick: if this JVM is killed outright, whoever settles the job
       // needs to know its output directory and the runners' step.
@@ -171,9 +184,10 @@ public final class HamJob extends Thread {
         credentials);
     JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
         UmbilicalServer.clientIdentity(id));
-    services = DriverServices.start(conf, id, dirs, credentials, s,
-        new JobTasks(dirs.jobConf().getPath(), splits, user, ids), events, counters, ids,
-        jobControl, () -> stop("the Slurm allocation ended"));
+    DriverServices started = early != null ? early.take(conf) : null;
+    services = started != null ? started : DriverServices.open(conf, id, dirs, false);
+    tasks = new JobTasks(dirs.jobConf().getPath(), splits, user, ids);
+    jobCounters = counters;
     scheduler = s;
     report.scheduler = s;
     report.counters = counters;
@@ -227,7 +241,7 @@ public final class HamJob extends Thread {
   /** Stops the runners first: attempts still running would otherwise write output again. */
   private void stopRunners(String why) {
     if (services != null) {
-      services.supervisor.kill();
+      services.killRunners();
     }
     TaskScheduler s = scheduler;
     if (s != null) {
@@ -321,7 +335,7 @@ public final class HamJob extends Thread {
     }
     try {
       if (services != null) {
-        services.supervisor.stop(conf.getLong(HamConfig.STEP_EXIT_WAIT_MS,
+        services.stopRunners(conf.getLong(HamConfig.STEP_EXIT_WAIT_MS,
             HamConfig.DEFAULT_STEP_EXIT_WAIT_MS));
       }
       if (shutdownHook != null) {

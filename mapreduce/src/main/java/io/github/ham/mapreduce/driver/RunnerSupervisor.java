@@ -66,16 +66,26 @@ final class RunnerSupervisor {
 
   /** Starts a whole generation of runners of {@code kind}; they are tracked from now on. */
   private void launch(RunnerKind kind) throws IOException {
-    RunnerSpec spec = specs.get(kind);
+    generations.get(kind).add(startGeneration(launcher, tracker, specs.get(kind)));
+  }
+
+  /** Starts a whole generation of runners as {@code spec} says, tracked; returns it. */
+  static int startGeneration(RunnerLauncher launcher, RunnerTracker tracker, RunnerSpec spec)
+      throws IOException {
     int gen = launcher.launch(new RunnerLauncher.Runners(spec.perNode(), spec.jvmOptions(),
         spec.env()));
-    generations.get(kind).add(gen);
     long now = System.currentTimeMillis();
     for (String slot : launcher.slots(gen)) {
-      tracker.started(slot, null, kind, now);
+      tracker.started(slot, null, spec.kind(), now);
     }
-    LOG.info("Started {} {} runner(s) per node (generation {}): {}", spec.perNode(), kind, gen,
-        String.join(" ", spec.jvmOptions()));
+    LOG.info("Started {} {} runner(s) per node (generation {}): {}", spec.perNode(),
+        spec.kind(), gen, String.join(" ", spec.jvmOptions()));
+    return gen;
+  }
+
+  /** Generation {@code gen} of {@code kind}, started before this supervisor, is its own. */
+  void adopt(RunnerKind kind, int gen) {
+    generations.get(kind).add(gen);
   }
 
   /** Whether runners of {@code kind} should be there now. */

@@ -51,29 +51,37 @@ final class UmbilicalServer {
   private String host;
 
   /**
-   * Creates the job token and, with mapreduce.job.encrypted-intermediate-data, the key of the
-   * intermediate data (as MRAppMaster does; both go into {@code credentials}, which the runners
-   * receive), and the client token.
+   * Creates the job token (as MRAppMaster's JobImpl creates one; the runners hold it) and the
+   * client token. Nothing of the job's own is needed: the server may start before the job is
+   * submitted (runners started early, see {@link DriverServices}).
    */
-  UmbilicalServer(Configuration conf, JobID id, Credentials credentials) throws IOException {
+  UmbilicalServer(Configuration conf, JobID id) {
     this.conf = conf;
     this.id = id;
     this.token = new Token<>(new JobTokenIdentifier(new Text(id.toString())), secrets);
     secrets.addTokenForJob(id.toString(), token);
+    this.clientToken = new Token<>(new JobTokenIdentifier(new Text(clientIdentity(id))),
+        secrets);
+    secrets.addTokenForJob(clientIdentity(id), clientToken);
+  }
+
+  /**
+   * Adds to the job's {@code credentials}, which the runners receive, the job token and, with
+   * mapreduce.job.encrypted-intermediate-data in {@code job}, the key of the intermediate data
+   * (as MRAppMaster does).
+   */
+  void addTo(Credentials credentials, Configuration job) throws IOException {
     TokenCache.setJobToken(token, credentials);
-    if (CryptoUtils.isEncryptedSpillEnabled(conf)) {
+    if (CryptoUtils.isEncryptedSpillEnabled(job)) {
       try {
         KeyGenerator keys = KeyGenerator.getInstance("HmacSHA1");
-        keys.init(conf.getInt(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA_KEY_SIZE_BITS,
+        keys.init(job.getInt(MRJobConfig.MR_ENCRYPTED_INTERMEDIATE_DATA_KEY_SIZE_BITS,
             MRJobConfig.DEFAULT_MR_ENCRYPTED_INTERMEDIATE_DATA_KEY_SIZE_BITS));
         TokenCache.setEncryptedSpillKey(keys.generateKey().getEncoded(), credentials);
       } catch (NoSuchAlgorithmException e) {
         throw new IOException(e);
       }
     }
-    this.clientToken = new Token<>(new JobTokenIdentifier(new Text(clientIdentity(id))),
-        secrets);
-    secrets.addTokenForJob(clientIdentity(id), clientToken);
   }
 
   /** The identity of callers holding the job's client token. */

@@ -68,6 +68,8 @@ public final class TaskRunner {
   private UserGroupInformation taskUser;
   /** The job's shared state, built by its first task (null until then). */
   private RunnerJob runnerJob;
+  /** Whether the job's credentials were fetched (before the first task: see credentials()). */
+  private boolean haveCredentials;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
@@ -141,10 +143,6 @@ public final class TaskRunner {
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
-      // The job's credentials from the driver (secret keys, tokens, the intermediate-data
-      // key), as a YARN container reads them from its localized token file.
-      runner.credentials.addAll(CredentialsSeal.open(umbilical.getJobCredentials().copyBytes(),
-          token.getPassword()));
       runner.watch.start();
       try {
         return runner.loop();
@@ -199,6 +197,7 @@ public final class TaskRunner {
     try {
       FileUtil.fullyDeleteContents(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
+      fetchCredentials();
       RunnerJob shared = jobOf(task);
       Thread.currentThread().setContextClassLoader(shared.classLoader());
       JobConf job = shared.newTaskConf();
@@ -269,6 +268,19 @@ public final class TaskRunner {
         logs.close();
       }
       Thread.currentThread().setContextClassLoader(saved);
+    }
+  }
+
+  /**
+   * The job's credentials from the driver (secret keys, tokens, the intermediate-data key), as
+   * a YARN container reads them from its localized token file. Asked for with the first task,
+   * not at start: the runner may start before the job is submitted (driver.EarlyRunners).
+   */
+  private void fetchCredentials() throws IOException {
+    if (!haveCredentials) {
+      credentials.addAll(CredentialsSeal.open(umbilical.getJobCredentials().copyBytes(),
+          token.getPassword()));
+      haveCredentials = true;
     }
   }
 

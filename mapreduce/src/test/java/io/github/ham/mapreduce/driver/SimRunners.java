@@ -269,7 +269,8 @@ public final class SimRunners {
       long t0 = System.nanoTime();
       for (int tries = 0; ; tries++) {
         try {
-          // As TaskRunner: one proxy, the job's credentials first.
+          // As TaskRunner: one proxy. It asks for the job's credentials with its first task;
+          // these runners connect once the job runs (the gates), so they ask at once.
           umbilical = owner.doAs((PrivilegedExceptionAction<RunnerUmbilical>) () ->
               RPC.getProxy(RunnerUmbilical.class, RunnerUmbilical.versionID, address, conf));
           umbilical.getJobCredentials();
