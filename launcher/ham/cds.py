@@ -22,10 +22,11 @@ import hashlib
 import logging
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
+from ham import proc
+from ham.errors import HamError
 from ham.jobdir import user_root
 
 log = logging.getLogger(__name__)
@@ -91,18 +92,15 @@ def archive(bundle: Path, java: str, jars: list[str], shared_root: str) -> Path 
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".runner-", suffix=".jsa", dir=path.parent)
         os.close(fd)
-        done = subprocess.run([java, "-Xshare:dump", f"-XX:SharedClassListFile={classlist}",
-                               f"-XX:SharedArchiveFile={tmp}", "-cp", ":".join(jars)],
-                              capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            Path(tmp).unlink(missing_ok=True)
-            last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            log.warning("class-data sharing off for the task runners: java -Xshare:dump "
-                        "failed (%s)", last[0])
-            return None
+        try:
+            proc.run([java, "-Xshare:dump", f"-XX:SharedClassListFile={classlist}",
+                      f"-XX:SharedArchiveFile={tmp}", "-cp", ":".join(jars)], timeout=300)
+        except HamError:
+            Path(tmp).unlink(missing_ok=True)  # nothing half-made is left for the next job
+            raise
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)  # atomic: a job starting meanwhile sees no archive or a whole one
-    except (OSError, subprocess.TimeoutExpired) as e:
+    except (OSError, HamError) as e:  # HamError: the dump failed, timed out, or no java
         log.warning("class-data sharing off for the task runners: %s", e)
         return None
     return path

@@ -13,6 +13,12 @@ from ham.errors import CommandError, EnvironmentProblem
 
 log = logging.getLogger(__name__)
 
+# What callers of spawn pass or catch, so that no module but this one imports subprocess
+# (tests/unit/test_proc.py checks that).
+DEVNULL = subprocess.DEVNULL
+Popen = subprocess.Popen
+TimeoutExpired = subprocess.TimeoutExpired
+
 
 def run(
     argv: list[str],
@@ -65,11 +71,12 @@ def call(argv: list[str], *, env: Mapping[str, str] | None = None, hint: str = "
 
 def replace(argv: list[str], *, env: Mapping[str, str] | None = None,
             hint: str = "") -> NoReturn:
-    """Become argv (exec): its signals and exit status are the caller's own."""
+    """Become argv (exec; a bare name is looked up on env's PATH): its signals and exit status
+    are the caller's own."""
     log.debug("exec %s", argv)
     try:
         if env is None:
-            os.execv(argv[0], argv)
-        os.execve(argv[0], argv, dict(env))
+            os.execvp(argv[0], argv)
+        os.execvpe(argv[0], argv, dict(env))
     except FileNotFoundError:
         raise _not_found(argv, hint) from None

@@ -9,7 +9,6 @@ import logging
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -156,7 +155,7 @@ def run_command(prepared: Prepared, command: list[str], retention: str, *,
         raise
     sidecar = proc.spawn(
         [sys.executable, "-m", "ham.reaper", str(prepared.jobdir.path), retention, str(child.pid)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdin=proc.DEVNULL, stdout=proc.DEVNULL, stderr=proc.DEVNULL,
         start_new_session=True)  # no terminal signals: it must outlive a Ctrl-C of ham
     received: list[int] = []
 

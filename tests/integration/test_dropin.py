@@ -6,8 +6,9 @@ For each version, the README's plain Hadoop-cluster script (examples/hadoop-clus
 `hdfs dfs -put/-ls/-cat`, `yarn jar` wordcount, the streaming jar found by searching
 $HADOOP_HOME) runs unchanged, plus teragen/terasort, once with that version's local runner
 (its own bin scripts, no HADOOP_CONF_DIR) and once inside `ham run -N 3`; outputs are compared
-byte for byte. Inside `ham run` the script's session also records what `mapred`, `yarn` and
-`hdfs` answer: classpath, job lists, applications, and one line for each daemon-only command."""
+byte for byte, and what `hdfs dfs -ls` and `-cat` print is compared with what they print there. Inside
+`ham run` the script's session also records what `mapred`, `yarn` and `hdfs` answer: classpath,
+job lists, applications, and one line for each daemon-only command."""
 
 from __future__ import annotations
 
@@ -36,7 +37,13 @@ TERASORT = textwrap.dedent("""\
     yarn jar "$examples" terasort -D mapreduce.job.reduces=3 tera-in tera-out
     """)
 
-# What the job's commands answer, each into checks/NAME.{out,err,rc}.
+# What `hdfs dfs` answers about the script's files, asked in both runs (the local runner's is
+# the reference), each into checks/NAME.{out,err,rc}.
+FS_CHECKS = {
+    "hdfs-ls": "hdfs dfs -ls books",
+    "hdfs-cat": "hdfs dfs -cat 'counts/part-r-*'",
+}
+# What the job's commands answer inside `ham run`.
 CHECKS = {
     "env": "env",
     "which": "command -v hadoop mapred yarn hdfs",
@@ -61,9 +68,9 @@ DAEMON_ONLY = {
 }
 
 
-def checks_script() -> str:
+def checks_script(checks: dict[str, str]) -> str:
     lines = ["set +e", "mkdir -p checks"]
-    for name, cmd in {**CHECKS, **DAEMON_ONLY}.items():
+    for name, cmd in checks.items():
         lines.append(f"{cmd} > checks/{name}.out 2> checks/{name}.err; echo $? > checks/{name}.rc")
     return "\n".join(lines) + "\n"
 
@@ -86,7 +93,7 @@ def runs(request, cluster, tmp_path_factory):
                  if not k.startswith(("HADOOP_", "HAM_"))}
     local_env.update(HADOOP_HOME=str(home), PATH=f"{home / 'bin'}:{local_env['PATH']}")
     (base / "local").mkdir()
-    r = run_script(whole, base / "local", local_env)
+    r = run_script(whole + checks_script(FS_CHECKS), base / "local", local_env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     # HAM: the same script inside `ham run -N 3`, then what the job's commands answer.
     shared = base / "shared"
@@ -95,15 +102,16 @@ def runs(request, cluster, tmp_path_factory):
            "PATH": os.environ["PATH"]}
     (base / "ham").mkdir()
     r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", "bash", "-c",
-                        whole + checks_script()], cwd=base / "ham", env=env,
+                        whole + checks_script({**FS_CHECKS, **CHECKS, **DAEMON_ONLY})],
+                       cwd=base / "ham", env=env,
                        capture_output=True, text=True, timeout=TIMEOUT)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-5000:]
     return {"version": version, "home": home, "local": base / "local", "ham": base / "ham",
-            "log": r.stdout + r.stderr, "shared": shared}
+            "log": r.stdout + r.stderr, "shared": shared, "books": base / "books-src"}
 
 
-def check(runs, name: str) -> tuple[str, str, int]:
-    d = runs["ham"] / "checks"
+def check(runs, name: str, where: str = "ham") -> tuple[str, str, int]:
+    d = runs[where] / "checks"
     return ((d / f"{name}.out").read_text(), (d / f"{name}.err").read_text(),
             int((d / f"{name}.rc").read_text()))
 
@@ -116,6 +124,31 @@ def test_outputs_identical_to_the_versions_local_runner(runs, output):
     for name in names:
         assert filecmp.cmp(local / name, ham / name, shallow=False), f"{output}/{name} differs"
     assert (ham / "_SUCCESS").exists()
+
+
+def test_hdfs_dfs_ls_and_cat_print_what_the_versions_own_scripts_print(runs):
+    """`hdfs dfs -ls books` lists the files the script put there (mode, replication, owner,
+    group, size and the relative path as typed: all the local runner's listing shows but the
+    time), and `hdfs dfs -cat` prints the job's output files, byte for byte the local run's."""
+    out, err, rc = check(runs, "hdfs-ls")
+    local, local_err, local_rc = check(runs, "hdfs-ls", "local")
+    assert rc == 0 and local_rc == 0, err + local_err
+
+    def rows(listing: str) -> dict[str, list[str]]:
+        lines = listing.splitlines()
+        assert lines[0] == f"Found {len(lines) - 1} items", listing
+        # mode, replication, owner, group, size, date, time, path: the time is when it ran.
+        return {r[7]: r[:5] for r in map(str.split, lines[1:])}
+
+    listed = rows(out)
+    assert listed == rows(local)
+    assert {path: int(r[4]) for path, r in listed.items()} == \
+        {f"books/{f.name}": f.stat().st_size for f in runs["books"].iterdir()}
+    out, err, rc = check(runs, "hdfs-cat")
+    assert rc == 0, err
+    parts = sorted((runs["ham"] / "counts").glob("part-r-*"))
+    assert parts and out == "".join(p.read_text() for p in parts)
+    assert out == check(runs, "hdfs-cat", "local")[0]
 
 
 def test_jobs_ran_on_hams_runners_with_the_versions_hadoop(runs):

@@ -1,6 +1,7 @@
 """Job control from another shell, as on YARN: `mapred job -list/-status/-counter/-events/
--kill-task/-fail-task/-kill` from a second process of the same user reach the running job's
-driver over its authenticated IPC; another user finds nothing and can do nothing."""
+-kill-task/-fail-task/-kill` and `yarn application -list/-kill/-status` from a second process of
+the same user reach the running job's driver over its authenticated IPC; another user finds
+nothing and can do nothing."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import pytest
 
 from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import STREAMING
-from tests.integration.test_runtime_faults import MAPPER, REDUCER, runner_pids
+from tests.integration.test_runtime_faults import (MAPPER, REDUCER, assert_settled, runner_pids,
+                                                   running_script)
 
 USER = "hamuser"
 SLOW = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(90)\n", 1)
@@ -122,3 +124,55 @@ def test_mapred_job_from_another_shell(cluster, base):
     # The ended job is still answered, from its status record.
     r = mapred(conf, "job", "-status", job_id, env=env)
     assert "Job state: KILLED" in r.stdout, r.stdout + r.stderr
+
+
+def test_yarn_application_kill_from_another_shell(cluster, base):
+    """A script written for YARN kills a running job as it would kill its application: from a
+    second shell with the job's configuration, `yarn application -kill application_X_N` (the
+    application id read from `yarn application -list`). The job ends KILLED as if `mapred job
+    -kill` had killed it, and `yarn application` shows it so afterwards."""
+    d = base
+    (d / "in").mkdir()
+    for i in range(3):
+        (d / "in" / f"f{i}").write_text(" ".join(f"w{j % 7}" for j in range(200)) + "\n")
+    (d / "mapper.py").write_text(SLOW)
+    (d / "reducer.py").write_text(REDUCER)
+    env = {**cluster, "HAM_SHARED_ROOT": str(d / "shared")}
+    job = subprocess.Popen(
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--", "hadoop", "jar", str(STREAMING),
+         "-files", "mapper.py,reducer.py", "-mapper", "python3 mapper.py",
+         "-reducer", "python3 reducer.py", "-input", str(d / "in"), "-output", str(d / "out")],
+        cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: len(runner_pids(d)) >= 3, 120, "task runners")
+        job_dir = next((d / "shared" / "root").glob("*/conf")).parent
+
+        def yarn(*args: str) -> subprocess.CompletedProcess[str]:
+            # The job's own `yarn` (on its PATH inside `ham run` and after `ham env`).
+            return subprocess.run([str(job_dir / "bin" / "yarn"), "application", *args],
+                                  env={**env, "HADOOP_CONF_DIR": str(job_dir / "conf")},
+                                  capture_output=True, text=True, timeout=120)
+
+        app = wait_for(lambda: re.search(r"(application_\d+_\d+)\s.*\sRUNNING\s",
+                                         yarn("-list").stdout), 60, "the job as an application")
+        app_id = app.group(1)
+        wait_for(lambda: running_script(d, "mapper.py"), 60, "a map running")
+        r = yarn("-kill", app_id)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert r.stdout.splitlines() == [f"Killing application {app_id}",
+                                         f"Killed application {app_id}"], r.stdout + r.stderr
+        _, err = job.communicate(timeout=120)
+    finally:
+        if job.poll() is None:
+            job.kill()
+    job_id = app_id.replace("application_", "job_")
+    assert job.returncode != 0
+    assert re.search(rf"ham: ERROR: {job_id} KILLED: Job killed by the user", err), err[-2000:]
+    assert_settled(d, "KILLED")
+    listed = yarn("-list", "-appStates", "KILLED")
+    rows = [[c.strip() for c in line.split("\t")] for line in listed.stdout.splitlines()[2:]]
+    assert listed.returncode == 0 and [(r[0], r[5], r[6]) for r in rows] == \
+        [(app_id, "KILLED", "KILLED")], listed.stdout + listed.stderr
+    status = yarn("-status", app_id)
+    assert status.returncode == 0, status.stderr
+    assert "\tState : KILLED" in status.stdout and "\tFinal-State : KILLED" in status.stdout

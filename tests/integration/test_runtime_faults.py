@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ham import contract
 from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
 
@@ -84,6 +85,41 @@ def runner_pids(scope: Path) -> list[int]:
     return pids
 
 
+def assert_settled(d: Path, state: str, *, resumable: bool = False) -> dict:
+    """README's teardown row for the one Hadoop job of the session under d/shared, once it ended
+    in `state`: no runner left on any node; the output directory d/out complete with _SUCCESS
+    (SUCCEEDED) or absent, never left with _temporary; the job's status record in that terminal
+    state, with its finish time; no intermediate data left, unless the job stopped `resumable`:
+    then it keeps what a resume needs (the session's staging and the job's resumable marker,
+    with its map outputs if any finished).
+    Returns the status record."""
+    assert state in contract.TERMINAL_STATES
+    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
+    [jd] = (d / "shared").glob("*/*")
+    [status] = jd.glob(f"{contract.JOBS}/*/{contract.STATUS}")
+    # The client's shutdown hook, or `ham run` once the client is gone, writes the final state.
+    record = wait_for(lambda: (r := json.loads(status.read_text()))["state"] in
+                      contract.TERMINAL_STATES and r, 60, "the status record to end")
+    assert record["state"] == state and record["finish_time"], record
+    out = d / "out"
+    if state == "SUCCEEDED":
+        assert (out / "_SUCCESS").exists() and list(out.glob("part-*")), list(out.iterdir())
+        assert not (out / "_temporary").exists()
+    else:
+        assert not out.exists(), f"output directory of an unsuccessful job: {list(out.rglob('*'))}"
+    job = status.parent
+    left = [jd / n for n in contract.SESSION_INTERMEDIATE if (jd / n).exists()]
+    left += [job / n for n in (*contract.JOB_INTERMEDIATE, contract.HELD_OUTPUT,
+                               contract.RESUMABLE) if (job / n).exists()]
+    if resumable and state != "SUCCEEDED":
+        assert record["resumable"], record
+        needed = [jd / contract.STAGING, job / contract.RESUMABLE]
+        assert set(needed) <= set(left), f"a resume needs {needed}; kept {left}"
+    else:
+        assert not left, f"intermediate data left: {left}"
+    return record
+
+
 def test_task_failing_once_is_retried(cluster, tmp_path):
     d = setup_data(tmp_path, FLAKY)
     (d / "shared").mkdir()
@@ -92,7 +128,7 @@ def test_task_failing_once_is_retried(cluster, tmp_path):
     # Streaming's client prints counters, not task events: 3 maps failed once, 6 launched.
     assert "Failed map tasks=3" in r.stderr and "Launched map tasks=6" in r.stderr
     assert output_counts(d / "out") == expected_counts(d)
-    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+    status = assert_settled(d, "SUCCEEDED")
     failed = [a for a in status["attempts"] if a["state"] == "FAILED"]
     assert len(failed) == 3 and all(a["id"].endswith("_0") and a["error"] for a in failed)
     logs = (d / "shared").glob("*/*/jobs/*/logs/attempt_*_m_*_0.*.stderr")
@@ -110,8 +146,7 @@ def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
     assert re.match(r"ham: ERROR: job_\S+ FAILED: Task task_\S+_m_\d+ failed 2 times; last error: ",
                     tail[0]), tail
     assert tail[1].endswith("the failed attempt's stderr ends: this mapper always fails"), tail
-    assert not list((d / "out").glob("part-*")) and not (d / "out" / "_SUCCESS").exists()
-    assert not runner_pids(d)
+    assert_settled(d, "FAILED")
 
 
 def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
@@ -142,8 +177,9 @@ def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_reco
                                                                                   tmp_path):
     """The `hadoop jar` client (the driver) SIGKILLed mid-map: its shutdown hook cannot run.
     The runners exit on their own, and `ham run` settles the job: the output directory the job
-    created is removed (not left with _temporary) and the status record ends KILLED. (A job
-    that may be resumed, the default, holds its output aside instead: test_resume.py.)"""
+    created is removed (not left with _temporary), the status record ends KILLED, and no
+    intermediate data is left (ham.resumable=false: a job that may be resumed, the default,
+    holds its output aside and keeps its map outputs instead: test_resume.py)."""
     d = setup_data(tmp_path, SLOW)
     (d / "shared").mkdir()
     cmd = streaming_cmd(d, "out", "-D", "ham.resumable=false")
@@ -158,13 +194,11 @@ def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_reco
     assert client
     for pid in client:
         os.kill(int(pid), signal.SIGKILL)
-    wait_for(lambda: not runner_pids(d), 30, "every runner to exit")
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 128 + signal.SIGKILL or proc.returncode != 0
-    assert not (d / "out").exists(), list((d / "out").rglob("*"))
-    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
-    assert status["state"] == "KILLED", status["state"]
-    assert status["finish_time"] and "killed by SIGKILL" in status["errors"][0], status["errors"]
+    # ham run's exit status is the command's: the client's death by SIGKILL, as a shell says it.
+    assert proc.returncode == 128 + signal.SIGKILL, (proc.returncode, err[-2000:])
+    status = assert_settled(d, "KILLED")
+    assert "killed by SIGKILL" in status["errors"][0], status["errors"]
     assert "removed its incomplete output directory" in status["errors"][0]
     # ham run's last line (before salloc's goodbye) names the job and why it ended.
     last = [line for line in err.splitlines() if not line.startswith("salloc:")][-1]

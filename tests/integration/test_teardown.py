@@ -1,7 +1,9 @@
-"""Teardown in every case (scancel, time limit, SIGKILL of `ham run`, Ctrl-C): afterwards no
-runner on any node and the output directory absent (never half-written). A job run with
-ham.resumable=false leaves no intermediate data; a resumable one (the default) keeps what a
-resume needs until `ham cleanup --resumable` (tests/integration/test_resume.py resumes them).
+"""Teardown in every case (scancel, time limit, SIGKILL of `ham run`, Ctrl-C; success, failure
+and SIGKILL of the client are in test_runtime_faults.py, with the same check, assert_settled):
+afterwards no runner on any node, the output directory absent (never half-written) and the job's
+status record KILLED. A job run with ham.resumable=false leaves no intermediate data; a
+resumable one (the default) keeps what a resume needs until `ham cleanup --resumable`
+(tests/integration/test_resume.py resumes them).
 Also `ham status --json` shows a running job's progress moving."""
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 
 from tests.integration.conftest import finished, wait_finished, wait_for
 from tests.integration.test_runtime import JOBCLIENT_TESTS
-from tests.integration.test_runtime_faults import MAPPER, runner_pids, setup_data, streaming_cmd
+from tests.integration.test_runtime_faults import (MAPPER, assert_settled, runner_pids, setup_data,
+                                                   streaming_cmd)
 
 
 def sleepy(seconds: int) -> str:
@@ -28,26 +31,11 @@ def ham(*args: str, d: Path, env: dict[str, str], **kw) -> subprocess.CompletedP
                           text=True, env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, timeout=300, **kw)
 
 
-def assert_torn_down(d: Path) -> None:
-    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
-    assert not (d / "out").exists(), "output directory of an unsuccessful job must be absent"
-    job_dirs = list((d / "shared").glob("*/*"))
-    assert job_dirs
-    for jd in job_dirs:
-        leftovers = [p for p in ("staging", "tmp", "local") if (jd / p).exists()]
-        leftovers += [str(p) for p in jd.glob("jobs/*/intermediate")] + [str(p) for p in jd.glob("jobs/*/work")]
-        assert not leftovers, f"intermediate data left in {jd}: {leftovers}"
-
-
 def assert_stopped_then_cleaned(d: Path, env: dict[str, str]) -> None:
-    """A resumable job stopped: nothing runs, its output is held aside, its map outputs and
-    the session's staging stay; `ham cleanup` keeps them, `ham cleanup --resumable` not."""
-    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
-    assert not (d / "out").exists(), "output directory of an unsuccessful job must be absent"
+    """A resumable job stopped (KILLED): nothing runs, no output directory, what a resume
+    needs stays; `ham cleanup` keeps it, `ham cleanup --resumable` removes it."""
+    assert_settled(d, "KILLED", resumable=True)
     jd = next((d / "shared").glob("*/*"))
-    record = json.loads(next(jd.glob("jobs/*/status.json")).read_text())
-    assert record["state"] == "KILLED" and record["resumable"], record
-    assert (jd / "staging").exists() and list(jd.glob("jobs/*/resumable"))
     slurm_id = jd.name.split(".")[0]
     # A stopped allocation stays COMPLETING for a moment; cleanup leaves it alone till then.
     wait_finished(slurm_id, 120)
@@ -75,7 +63,7 @@ def test_scancel_mid_job(cluster, tmp_path):
     time.sleep(2)
     assert ham("cancel", job_id, d=d, env=cluster).returncode == 0
     assert wait_finished(job_id).state == "CANCELLED"
-    assert_torn_down(d)
+    assert_settled(d, "KILLED")
 
 
 def test_time_limit_mid_job(cluster, tmp_path):
@@ -87,7 +75,7 @@ def test_time_limit_mid_job(cluster, tmp_path):
     record = json.loads(next((d / "shared").glob("*/*/ham.json")).read_text())
     assert "SIGUSR1" in record["signals"], record
     assert info.exit_code != 0
-    assert_torn_down(d)
+    assert_settled(d, "KILLED")
 
 
 def test_sigkill_of_ham_run(cluster, tmp_path):

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from ham import session
+from ham import proc, session
 from ham.api import Job
 from ham.cli.options import SETTING_OPTIONS, SLURM_OPTIONS, apply, job_request, setting_flags
 
@@ -45,5 +45,5 @@ def command(command: tuple[str, ...], resume: str | None, **kw: object) -> int:
     job.check()
     argv, env = job.allocation_argv()
     log.info("allocating: %s", argv)
-    os.execvpe(argv[0], argv, env)  # exec: salloc relays signals and returns the exit status
-    return 0  # not reached
+    # exec: salloc relays signals and returns the exit status
+    proc.replace(argv, env=env, hint="is Slurm installed? (`ham doctor` checks)")

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.RPC;
+import org.apache.hadoop.ipc.RemoteException;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.ClusterMetrics;
 import org.apache.hadoop.mapreduce.Counters;
@@ -144,26 +145,52 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
     return c;
   }
 
+  /** A question to one job's driver (or its record). */
+  private interface Query<T> {
+    T ask(DriverControl job) throws IOException;
+  }
+
+  /**
+   * Asks the job; if the driver this client was connected to has gone since (its job ended and
+   * its JVM exited: the connection fails, not the call), the job is found again and answers
+   * from its status record, as YARN's client turns to the history server once the
+   * ApplicationMaster has exited. A kill is never repeated this way.
+   */
+  private <T> T ask(JobID id, DriverControl job, Query<T> query) throws IOException {
+    try {
+      return query.ask(job);
+    } catch (RemoteException e) {
+      throw e;  // the driver answered: with an error
+    } catch (IOException e) {
+      if (!remote.remove(String.valueOf(id), job)) {
+        throw e;
+      }
+      RPC.stopProxy(job);
+      return query.ask(required(id));
+    }
+  }
+
   @Override
   public JobStatus getJobStatus(JobID jobid) throws IOException {
     DriverControl c = control(jobid);
-    return c == null ? null : c.getJobStatus();
+    return c == null ? null : ask(jobid, c, DriverControl::getJobStatus);
   }
 
   @Override
   public Counters getJobCounters(JobID jobid) throws IOException {
-    return required(jobid).getJobCounters();
+    return ask(jobid, required(jobid), DriverControl::getJobCounters);
   }
 
   @Override
   public TaskCompletionEvent[] getTaskCompletionEvents(JobID jobid, int fromEventId,
       int maxEvents) throws IOException {
-    return required(jobid).getTaskCompletionEvents(fromEventId, maxEvents);
+    return ask(jobid, required(jobid), c -> c.getTaskCompletionEvents(fromEventId, maxEvents));
   }
 
   @Override
   public String[] getTaskDiagnostics(TaskAttemptID taskId) throws IOException {
-    return required(taskId.getJobID()).getTaskDiagnostics(taskId);
+    JobID id = taskId.getJobID();
+    return ask(id, required(id), c -> c.getTaskDiagnostics(taskId));
   }
 
   @Override
@@ -183,7 +210,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
 
   @Override
   public TaskReport[] getTaskReports(JobID jobid, TaskType type) throws IOException {
-    return required(jobid).getTaskReports(type);
+    return ask(jobid, required(jobid), c -> c.getTaskReports(type));
   }
 
   @Override
