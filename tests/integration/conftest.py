@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -11,6 +12,19 @@ import pytest
 from ham.slurm import JobInfo, Slurm
 
 pytestmark = pytest.mark.integration
+
+
+# Directories of this session's jobs outside the checkout and pytest's temporary directory
+# (session_dir): leaked allocations working there are this session's too.
+SESSION_DIRS: list[Path] = []
+
+
+def session_dir(prefix: str) -> Path:
+    """A new directory under /var/tmp (where other users can be given access, unlike pytest's
+    0700 temporary directory), counted as this session's by no_leaked_allocation."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/tmp"))
+    SESSION_DIRS.append(path)
+    return path
 
 
 def _slurm_jobs(*roots: Path) -> set[str]:
@@ -29,8 +43,8 @@ def no_leaked_allocation(request: pytest.FixtureRequest, tmp_path_factory: pytes
     """A test that fails half-way may leave its allocation behind (an salloc SIGKILLed in its
     clean-up cannot release it, and the partition has no time limit): cancel what it started,
     so the tests after it are not queued behind it. What it started: jobs that appeared while
-    it ran and work in this checkout or this session's temporary directory, so that another
-    test session on the same cluster (another checkout) keeps its jobs."""
+    it ran and work in this checkout, this session's temporary directory or a session_dir, so
+    that another test session on the same cluster (another checkout) keeps its jobs."""
     if "cluster" not in request.fixturenames:
         yield
         return
@@ -38,7 +52,7 @@ def no_leaked_allocation(request: pytest.FixtureRequest, tmp_path_factory: pytes
     roots = (Path(__file__).resolve().parents[2], tmp_path_factory.getbasetemp().resolve())
     before = _slurm_jobs()
     yield
-    leaked = sorted(_slurm_jobs(*roots) - before)
+    leaked = sorted(_slurm_jobs(*roots, *SESSION_DIRS) - before)
     if leaked:
         subprocess.run(["scancel", *leaked], check=False)
         for _ in range(60):

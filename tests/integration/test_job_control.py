@@ -10,12 +10,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import session_dir, wait_for
 from tests.integration.test_runtime import STREAMING
 from tests.integration.test_runtime_faults import (MAPPER, REDUCER, assert_settled, runner_pids,
                                                    running_script)
@@ -28,7 +27,7 @@ SLOW = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(90)\n", 1)
 def base():
     # Under /var/tmp with a 1777 shared root, as a site has it: only HAM's own 0700 user and
     # job directories (and the 0600 control file) keep other users out.
-    path = Path(tempfile.mkdtemp(prefix="ham-control-", dir="/var/tmp"))
+    path = session_dir("ham-control-")
     path.chmod(0o755)
     (path / "shared").mkdir()
     (path / "shared").chmod(0o1777)

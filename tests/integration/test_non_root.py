@@ -6,12 +6,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import run_ham
+from tests.integration.conftest import run_ham, session_dir
 from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
 from tests.integration.test_runtime_faults import expected_counts, output_counts
 
@@ -27,7 +26,7 @@ def as_user(argv: list[str], env: dict[str, str], cwd: Path) -> subprocess.Compl
 @pytest.fixture
 def multiuser_root():
     # Not under pytest's tmp dir: that is private to root.
-    base = Path(tempfile.mkdtemp(prefix="ham-multiuser-", dir="/var/tmp"))
+    base = session_dir("ham-multiuser-")
     base.chmod(0o755)
     root = base / "shared"
     root.mkdir()
