@@ -205,6 +205,21 @@ def test_console_has_no_driver_lines_the_driver_log_has_them(runs, cluster):
     assert "ipc.Server" in r.stdout and "HAM umbilical" in r.stdout
 
 
+def test_each_job_took_the_runners_started_when_it_got_its_id(runs):
+    """The driver starts a job's runners when the client asks for the job's id, while it stages
+    the job; every job of the script (each its own client) took those runners and started no
+    others: one generation each, as its status record counts them."""
+    [session] = [p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists()]
+    driver_log = (session / "driver.log").read_text()
+    records = [json.loads(p.read_text()) for p in session.glob("jobs/*/status.json")]
+    with_tasks = [r for r in records if r["maps"] + r["reduces"] > 0]
+    assert len(with_tasks) >= 10, [r["job_id"] for r in records]
+    for r in with_tasks:
+        assert f"Job {r['job_id']} takes the runners started when it got its id" in driver_log
+        assert r["runner_launches"] == 1, (r["job_id"], r["runner_launches"])
+    assert "before it was submitted" not in driver_log
+
+
 def test_tasks_ran_on_all_three_nodes_with_logs(runs):
     logs = list(runs["shared"].glob("*/*/jobs/*/logs/attempt_*.syslog"))
     nodes = {p.name.split(".")[1] for p in logs}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ham import contract
 from tests.integration.conftest import wait_for
-from tests.integration.test_runtime import MAPPER, REDUCER, STREAMING
+from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER, STREAMING
 
 # Fails its first attempt (streaming exports the job conf with '.' as '_').
 FLAKY = MAPPER.replace("import sys\n", "import os, sys\n"
@@ -209,6 +209,25 @@ def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_reco
 SLOW_FIRST_REDUCE = REDUCER.replace("import sys\n", "import os, sys, time\n"
                                     "if os.environ['mapreduce_task_attempt_id'].endswith('_0'):\n"
                                     "    time.sleep(20)\n", 1)
+
+
+def test_runners_started_early_stop_when_the_job_is_never_submitted(cluster, tmp_path):
+    """The driver starts a job's runners when its client asks for the job's id, before the
+    client stages the job; a job that fails while it is staged (its input does not exist, which
+    Hadoop finds then; HAM's own check before Slurm does not read a command inside `bash -c`)
+    leaves none: the client ends with Hadoop's error and stops them as it goes."""
+    d = tmp_path
+    (d / "shared").mkdir()
+    r = ham_run(d, cluster, ["bash", "-c", f"hadoop jar {EXAMPLES} wordcount {d}/missing {d}/out"])
+    assert r.returncode != 0
+    assert f"Input path does not exist: file:{d}/missing" in r.stderr, r.stderr[-2000:]
+    wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
+    [jd] = (d / "shared").glob("*/*")
+    driver_log = (jd / "driver.log").read_text()
+    assert "runner(s) per node (generation 0)" in driver_log, driver_log[-2000:]
+    assert re.search(r"Stopping the runners started for job_\S+ before it was submitted: the "
+                     r"client is ending", driver_log), driver_log[-2000:]
+    assert not (d / "out").exists()
 
 
 def running_script(scope: Path, script: str) -> tuple[int, str] | None:
