@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import filecmp
 import json
+import math
 import re
 import subprocess
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -197,12 +199,107 @@ def test_console_has_no_driver_lines_the_driver_log_has_them(runs, cluster):
                         "Auth successful", "Task java-opts"):
         assert driver_line not in log, driver_line
     session = next(p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists())
+    env = {**cluster, "HAM_SHARED_ROOT": str(runs["shared"])}
     r = subprocess.run([sys.executable, "-m", "ham", "logs", session.name, "--driver"],
-                       env={**cluster, "HAM_SHARED_ROOT": str(runs["shared"])},
-                       capture_output=True, text=True, timeout=60)
+                       env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("Assigned attempt_") >= 100 + 4 + 3  # sleep, terasort, wordcount...
     assert "ipc.Server" in r.stdout and "HAM umbilical" in r.stdout
+    # Each job's tracking URL line names the commands that follow it (there is no web UI);
+    # the allocation's (`ham status`) shows this session.
+    # (Streaming's client prints it as "Tracking URL".)
+    jobs = re.findall(r"Running job: (job_\d+_\d+)", log)
+    urls = re.findall(r"(?:The url to track the job|Tracking URL): (.*)", log)
+    assert len(set(jobs)) >= 12 and len(urls) >= len(set(jobs)), (jobs, urls)
+    for url in urls:
+        m = re.fullmatch(r"`ham status (\S+)` or `mapred job -status (job_\d+_\d+)`", url)
+        assert m and m.group(1) == session.name and m.group(2) in jobs, url
+    assert {re.search(r"job_\d+_\d+", url).group(0) for url in urls} == set(jobs)
+    r = subprocess.run([sys.executable, "-m", "ham", "status", session.name], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and str(session) in r.stdout, r.stdout + r.stderr
+
+
+JOB_COUNTER = "org.apache.hadoop.mapreduce.JobCounter"
+# The job counters the MRAppMaster reports for a job whose maps and reduces all succeed at their
+# first attempt, with the names its client prints (JobCounter.properties); every map "other
+# local", as YARN counts a map placed off its split's hosts (a shared file system has no locality).
+YARN_JOB_COUNTERS = {
+    "TOTAL_LAUNCHED_MAPS": "Launched map tasks",
+    "TOTAL_LAUNCHED_REDUCES": "Launched reduce tasks",
+    "OTHER_LOCAL_MAPS": "Other local map tasks",
+    "SLOTS_MILLIS_MAPS": "Total time spent by all maps in occupied slots (ms)",
+    "SLOTS_MILLIS_REDUCES": "Total time spent by all reduces in occupied slots (ms)",
+    "MILLIS_MAPS": "Total time spent by all map tasks (ms)",
+    "MILLIS_REDUCES": "Total time spent by all reduce tasks (ms)",
+    "VCORES_MILLIS_MAPS": "Total vcore-milliseconds taken by all map tasks",
+    "VCORES_MILLIS_REDUCES": "Total vcore-milliseconds taken by all reduce tasks",
+    "MB_MILLIS_MAPS": "Total megabyte-milliseconds taken by all map tasks",
+    "MB_MILLIS_REDUCES": "Total megabyte-milliseconds taken by all reduce tasks",
+}
+
+
+def job_records(shared: Path) -> list[tuple[Path, dict]]:
+    """(job directory, status record) of every HAM job under a shared root."""
+    return [(p.parent, json.loads(p.read_text())) for p in shared.glob("*/*/jobs/*/status.json")]
+
+
+def task_resources(job_dir: Path, kind: str) -> tuple[int, int, int]:
+    """(memory.mb, vcores, yarn.scheduler.minimum-allocation-mb) of the job's maps (MAP) or
+    reduces (REDUCE), from the job's configuration as the MRAppMaster reads them (1024 MB when
+    memory.mb is unset: none of these jobs sets a heap to derive it from)."""
+    conf = {p.findtext("name"): p.findtext("value")
+            for p in ET.parse(job_dir / "job.xml").getroot().iter("property")}
+    name = kind.lower()
+    assert "-Xmx" not in (conf.get(f"mapreduce.{name}.java.opts") or ""), "memory from the heap"
+    memory = int(conf.get(f"mapreduce.{name}.memory.mb") or -1)
+    return (memory if memory > 0 else 1024, int(conf.get(f"mapreduce.{name}.cpu.vcores") or 1),
+            int(conf.get("yarn.scheduler.minimum-allocation-mb") or 1024))
+
+
+def check_job_counters(job_dir: Path, record: dict) -> None:
+    """The ended job's JobCounters as the MRAppMaster adds them (TaskAttemptImpl,
+    RMContainerAllocator): launched attempts = succeeded + failed + killed ones, every launched
+    map other local; each attempt's time (its record's start to finish) in MILLIS, weighted by
+    the task's memory.mb in MB_MILLIS, vcores in VCORES_MILLIS and slots of the minimum
+    allocation in SLOTS_MILLIS; a counter nothing was added to is absent."""
+    counters = record["counters"].get(JOB_COUNTER, {})
+    expected = set()
+    for kind, tasks in (("MAP", "MAPS"), ("REDUCE", "REDUCES")):
+        attempts = [a for a in record["attempts"] if a["type"] == kind]
+        states = [a["state"] for a in attempts]
+        assert len(states) == states.count("SUCCEEDED") + states.count("FAILED") + \
+            states.count("KILLED"), states
+        millis = sum(a["finish"] - a["start"] for a in attempts)
+        memory, vcores, slot = task_resources(job_dir, kind)
+        want = {f"TOTAL_LAUNCHED_{tasks}": len(attempts),
+                f"NUM_FAILED_{tasks}": states.count("FAILED"),
+                f"NUM_KILLED_{tasks}": states.count("KILLED"), f"MILLIS_{tasks}": millis,
+                f"MB_MILLIS_{tasks}": millis * memory, f"VCORES_MILLIS_{tasks}": millis * vcores,
+                f"SLOTS_MILLIS_{tasks}": millis * math.ceil(memory / slot)}
+        if kind == "MAP":
+            want["OTHER_LOCAL_MAPS"] = len(attempts)
+        for name, value in want.items():
+            assert counters.get(name, 0) == value, (record["job_id"], name, counters)
+            if attempts and (value or "MILLIS" in name):
+                expected.add(name)
+    assert set(counters) == expected, (record["job_id"], counters)
+
+
+def test_job_counters_are_yarns(runs):
+    """Every job's JobCounters are those the MRAppMaster reports, with its arithmetic
+    (check_job_counters); wordcount's are YARN's full set for such a job, printed by the client
+    under Hadoop's names with the values of the status record."""
+    records = job_records(runs["shared"])
+    assert len(records) >= 12
+    for job_dir, record in records:
+        check_job_counters(job_dir, record)
+    record = next(r for _, r in records if (r["output_dir"] or "").endswith("/wordcount"))
+    job = record["counters"][JOB_COUNTER]
+    assert sorted(job) == sorted(YARN_JOB_COUNTERS)
+    assert job["MB_MILLIS_MAPS"] == 1024 * job["MILLIS_MAPS"] > 0
+    printed = counters(runs["log"], "wordcount")
+    assert {name: printed.get(shown) for name, shown in YARN_JOB_COUNTERS.items()} == job
 
 
 def test_each_job_took_the_runners_started_when_it_got_its_id(runs):

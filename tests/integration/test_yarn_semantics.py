@@ -8,6 +8,7 @@ import filecmp
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HADOOP_CP
-from tests.integration.test_runtime import EXAMPLES, MAPPER, REDUCER, STREAMING
+from tests.integration.test_runtime import (EXAMPLES, MAPPER, REDUCER, STREAMING,
+                                            check_job_counters)
 from tests.integration.test_runtime_faults import expected_counts, output_counts
 
 JOBS = {
@@ -210,6 +212,12 @@ def statuses(d: Path) -> list[dict]:
                                                       key=lambda p: p.stat().st_mtime)]
 
 
+def job_dirs(d: Path) -> list[Path]:
+    """The HAM jobs' directories, in the order of statuses()."""
+    return [p.parent for p in sorted((d / "shared").glob("*/*/jobs/*/status.json"),
+                                     key=lambda p: p.stat().st_mtime)]
+
+
 def lines(out: Path) -> list[str]:
     return sorted(line for p in out.glob("part-*") for line in p.read_text().splitlines())
 
@@ -266,6 +274,11 @@ HUNGRY = MAPPER.replace("import sys\n", "import os, sys, time\n"
                         "if os.environ['mapreduce_task_attempt_id'].endswith('_0'):\n"
                         "    hog = b'x' * (700 * 1024 * 1024)\n"
                         "    time.sleep(30)\n", 1)
+ALWAYS_HUNGRY = MAPPER.replace("import sys\n", "import sys, time\n"
+                               "hog = b'x' * (700 * 1024 * 1024)\n"
+                               "time.sleep(30)\n", 1)
+MEMORY_DIAGNOSTIC = (r"Container \[pid=\d+,containerID=\S+\] is running \d+B beyond the "
+                     r"'PHYSICAL' memory limit\. Current usage: .* of 512 MB physical memory")
 
 
 def test_task_past_its_memory_is_killed_and_retried(cluster, tmp_path):
@@ -286,11 +299,43 @@ def test_task_past_its_memory_is_killed_and_retried(cluster, tmp_path):
     failed = [a for a in status["attempts"] if a["state"] == "FAILED"]
     assert len(failed) == 3 and all(a["id"].endswith("_0") for a in failed), failed
     for a in failed:
-        assert re.search(r"Container \[pid=\d+,containerID=\S+\] is running \d+B beyond the "
-                         r"'PHYSICAL' memory limit\. Current usage: .* of 512 MB physical memory",
-                         a["error"]), a["error"]
+        assert re.search(MEMORY_DIAGNOSTIC, a["error"]), a["error"]
     # The runners killed themselves; their replacements did not use up the (zero) budget.
     assert status["runner_launches"] >= 4
+    check_job_counters(job_dirs(d)[-1], status)  # 6 maps launched, 3 failed
+
+
+def test_every_attempt_past_its_memory_fails_the_job(cluster, tmp_path):
+    """Every attempt of the one map takes 700 MB with memory.mb = 512: each is killed with
+    YARN's diagnostic, and after mapreduce.map.maxattempts (2) the job fails as on YARN, its
+    error and that diagnostic ending the client's output; the job counters count both failed
+    attempts with the map's memory, vcores (2) and slots of a 256 MB minimum allocation."""
+    d = tmp_path
+    write_input(d, files=1)
+    (d / "mapper.py").write_text(ALWAYS_HUNGRY)
+    (d / "reducer.py").write_text(REDUCER)
+    r = ham_run(d, cluster, ["hadoop", "jar", str(STREAMING), "-D", "mapreduce.map.memory.mb=512",
+                             "-D", "mapreduce.map.cpu.vcores=2",
+                             "-D", "yarn.scheduler.minimum-allocation-mb=256",
+                             "-D", "mapreduce.map.maxattempts=2",
+                             "-D", "mapreduce.job.maps=1",  # one split (streaming asks for 2)
+                             "-D", "ham.memory.check.interval.ms=500",
+                             "-D", "ham.runner.max.relaunches=0",
+                             "-files", "mapper.py,reducer.py", "-mapper", "python3 mapper.py",
+                             "-reducer", "python3 reducer.py", "-input", "in", "-output", "out"])
+    assert r.returncode != 0
+    # The last line (before salloc's goodbye): the job's error, ending with YARN's diagnostic.
+    last = [line for line in r.stderr.splitlines() if not line.startswith("salloc:")][-1]
+    assert re.match(r"ham: ERROR: job_\S+ FAILED: Task task_\S+_m_000000 failed 2 times; "
+                    r"last error: " + MEMORY_DIAGNOSTIC, last), last
+    assert not (d / "out" / "_SUCCESS").exists()
+    status = statuses(d)[-1]
+    assert status["state"] == "FAILED"
+    attempts = [(a["id"][-11:], a["state"]) for a in status["attempts"]]
+    assert attempts == [("_m_000000_0", "FAILED"), ("_m_000000_1", "FAILED")], attempts
+    assert all(re.search(MEMORY_DIAGNOSTIC, a["error"]) for a in status["attempts"])
+    check_job_counters(job_dirs(d)[-1], status)
+    assert status["counters"]["org.apache.hadoop.mapreduce.JobCounter"]["NUM_FAILED_MAPS"] == 2
 
 
 def test_secret_from_the_job_credentials_reaches_the_mappers(cluster, tmp_path, app):
@@ -307,17 +352,31 @@ def test_secret_from_the_job_credentials_reaches_the_mappers(cluster, tmp_path, 
 
 
 def test_encrypted_intermediate_data_gives_the_local_runners_output(cluster, tmp_path):
+    """wordcount with encrypted intermediate data gives the local runner's output, and its map
+    outputs on the shared file system (kept with ham.keep.intermediate) are encrypted: a word
+    of every map's input ("line") is in each map output of the same job run unencrypted in the
+    same allocation, and in none of the encrypted job's."""
     d = tmp_path
     write_input(d)
-    cmd = ["hadoop", "jar", str(EXAMPLES), "wordcount",
-           "-D", "mapreduce.job.encrypted-intermediate-data=true",
-           "-D", "mapreduce.job.reduces=2", "in"]
-    r = ham_run(d, cluster, [*cmd, "out"])
+    wordcount = ["hadoop", "jar", str(EXAMPLES), "wordcount", "-D", "mapreduce.job.reduces=2"]
+    encrypted = [*wordcount, "-D", "mapreduce.job.encrypted-intermediate-data=true"]
+    keep = ["-D", "ham.keep.intermediate=true"]
+    r = ham_run(d, cluster, ["bash", "-c", shlex.join([*encrypted, *keep, "in", "out"]) + " && "
+                             + shlex.join([*wordcount, *keep, "in", "plain"])])
     assert r.returncode == 0, r.stderr[-4000:]
-    local_run(d, cluster, [*cmd, "local"])
-    # Without the job's spill key the tasks could not write or read their intermediate data.
+    local_run(d, cluster, [*encrypted, "in", "local"])
     for name in ("part-r-00000", "part-r-00001"):
         assert filecmp.cmp(d / "out" / name, d / "local" / name, shallow=False), name
+        assert filecmp.cmp(d / "plain" / name, d / "local" / name, shallow=False), name
+
+    def map_outputs(output: str) -> list[bytes]:
+        job = next(j for j, s in zip(job_dirs(d), statuses(d))
+                   if s["output_dir"].endswith("/" + output))
+        return [p.read_bytes() for p in job.glob("intermediate/attempt_*_m_*/file.out")]
+    plain, secret = map_outputs("plain"), map_outputs("out")
+    assert len(plain) == len(secret) == 3
+    assert all(b"line" in data for data in plain)
+    assert not any(b"line" in data for data in secret)
 
 
 STRAGGLER = MAPPER.replace("import sys\n", "import os, sys, time\n"
@@ -356,6 +415,12 @@ def test_system_exit_in_a_mapper_fails_only_that_attempt(cluster, tmp_path, app)
     assert [a["state"] for a in m0] == ["FAILED", "SUCCEEDED"], m0
     assert "ended its JVM (System.exit or Runtime.halt)" in m0[0]["error"], m0[0]["error"]
     assert all(a["state"] == "SUCCEEDED" for a in status["attempts"] if a not in m0)
+    # The client prints the failed attempt and its diagnostic, as a YARN client does.
+    console = r.stderr.splitlines()
+    at = next((i for i, line in enumerate(console)
+               if line.endswith(f"Task Id : {m0[0]['id']}, Status : FAILED")), None)
+    assert at is not None, r.stderr[-3000:]
+    assert console[at + 1] == m0[0]["error"].splitlines()[0], console[at:at + 3]
 
 
 @pytest.mark.parametrize("setting", [None, "mapreduce.job.classloader=true",
@@ -379,7 +444,9 @@ def test_job_class_loading(cluster, tmp_path, app, setting):
 
 def test_ignored_keys_are_said_and_the_end_notification_is_sent(cluster, tmp_path):
     """A job that sets keys HAM ignores gets one WARN line for each on the console (and none
-    for keys it honours); mapreduce.job.end-notification.url is called as the MRAppMaster does."""
+    for keys it honours), also when it sets one under its deprecated name (mapred.job.queue.name
+    for mapreduce.job.queuename; mapred.reduce.tasks is honoured: 2 reduces);
+    mapreduce.job.end-notification.url is called as the MRAppMaster does."""
     import http.server
     import threading
 
@@ -402,9 +469,9 @@ def test_ignored_keys_are_said_and_the_end_notification_is_sent(cluster, tmp_pat
         url = f"http://127.0.0.1:{server.server_port}/done?id=$jobId&status=$jobStatus"
         r = ham_run(d, cluster, ["hadoop", "jar", str(EXAMPLES), "wordcount",
                                  "-D", "mapreduce.job.ubertask.enable=true",
-                                 "-D", "mapreduce.job.queuename=prod",
+                                 "-D", "mapred.job.queue.name=prod",
                                  "-D", "mapreduce.task.profile=true",
-                                 "-D", "mapreduce.job.reduces=2",
+                                 "-D", "mapred.reduce.tasks=2",
                                  "-D", f"mapreduce.job.end-notification.url={url}", "in", "out"])
     finally:
         server.shutdown()
@@ -412,5 +479,6 @@ def test_ignored_keys_are_said_and_the_end_notification_is_sent(cluster, tmp_pat
     warned = re.findall(r"WARN ham: (\S+) is ignored by HAM: ", r.stderr)
     assert sorted(warned) == ["mapreduce.job.queuename", "mapreduce.job.ubertask.enable",
                               "mapreduce.task.profile"], r.stderr[-3000:]
+    assert sorted(p.name for p in (d / "out").glob("part-r-*")) == ["part-r-00000", "part-r-00001"]
     job_id = re.search(r"Running job: (job_\d+_\d+)", r.stderr).group(1)
     assert calls == [f"/done?id={job_id}&status=SUCCEEDED"], calls

@@ -117,10 +117,14 @@ def test_every_runtime_key_is_documented(java):
 
 def test_job_keys_table_is_current():
     """docs/job-keys.md is what the runtime's classification prints (which fails on any key of
-    mapred-default.xml without a rule)."""
+    mapred-default.xml, or that a deprecated name stands for, without a rule), deprecated
+    names (Hadoop's own table) included."""
     table = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
                             "io.github.ham.mapreduce.client.JobKeys"],
                            capture_output=True, text=True, check=True).stdout
     doc = (REPO / "docs" / "job-keys.md").read_text()
     assert doc.split("<!-- keys:start -->\n")[1].split("<!-- keys:end -->")[0] == table
     assert table.count("\n") > 200
+    # Hadoop's deprecated names, each with the key it stands for and that key's rule.
+    assert "| `mapred.reduce.tasks` | `mapreduce.job.reduces` | honoured |" in table
+    assert "| `mapred.job.queue.name` | `mapreduce.job.queuename` | ignored |" in table

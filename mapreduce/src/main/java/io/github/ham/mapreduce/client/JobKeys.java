@@ -1,17 +1,22 @@
 package io.github.ham.mapreduce.client;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * What HAM does with each configuration key a job may set (job-keys.tsv beside this class):
  * honoured as on YARN, honoured differently, or ignored. At submission the client prints one
  * WARN line for every ignored key the job sets to other than its default, so that nothing
- * differs from YARN silently; {@link #main} prints the table of docs/job-keys.md.
+ * differs from YARN silently; {@link #main} prints the tables of docs/job-keys.md. A key set
+ * under a deprecated name (mapred.job.queue.name) is the key it stands for
+ * (mapreduce.job.queuename): Hadoop's Configuration sets and reads it so.
  */
 public final class JobKeys {
   /** HAM's notices to the user: this logger goes to the console (rendered log4j file). */
@@ -69,8 +76,10 @@ public final class JobKeys {
     return best;
   }
 
+  /** Hadoop's defaults of the keys a job's configuration holds (job.xml has them all). */
   private static Configuration defaults() {
     Configuration d = new Configuration(false);
+    d.addResource("core-default.xml");
     d.addResource("mapred-default.xml");
     return d;
   }
@@ -105,12 +114,43 @@ public final class JobKeys {
     }
   }
 
-  /** Prints the Markdown table of docs/job-keys.md: every key of mapred-default.xml, and more. */
+  /**
+   * Hadoop's deprecated key names, each with the keys it stands for: Configuration's own and
+   * MapReduce's (ConfigUtil, registered when JobConf loads), as Hadoop lists them.
+   */
+  static Map<String, List<String>> deprecatedNames() {
+    new JobConf(false);
+    // Hadoop's one public listing prints to System.out (main only: nothing else prints then).
+    PrintStream out = System.out;
+    ByteArrayOutputStream listing = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(listing, true, StandardCharsets.UTF_8));
+      Configuration.dumpDeprecatedKeys();
+    } finally {
+      System.setOut(out);
+    }
+    Map<String, List<String>> names = new TreeMap<>();
+    for (String line : listing.toString(StandardCharsets.UTF_8).split("\n")) {
+      String[] f = line.split("\t");
+      if (f.length > 1) {
+        names.put(f[0], Arrays.stream(f, 1, f.length).filter(k -> !k.isBlank()).toList());
+      }
+    }
+    return names;
+  }
+
+  /**
+   * Prints the Markdown tables of docs/job-keys.md: every key of mapred-default.xml, every key
+   * a deprecated name stands for, and the keys of job-keys.tsv; then every deprecated name.
+   */
   public static void main(String[] args) throws IOException {
     JobKeys keys = load();
     Configuration defaults = defaults();
+    Map<String, List<String>> deprecated = deprecatedNames();
+    Configuration mapredDefault = new Configuration(false);
+    mapredDefault.addResource("mapred-default.xml");
     TreeSet<String> all = new TreeSet<>();
-    for (Map.Entry<String, String> e : defaults) {
+    for (Map.Entry<String, String> e : mapredDefault) {
       all.add(e.getKey());
     }
     for (Rule r : keys.rules) {
@@ -118,6 +158,7 @@ public final class JobKeys {
         all.add(r.pattern);
       }
     }
+    deprecated.values().forEach(all::addAll);
     StringBuilder out = new StringBuilder(
         "| key | default | HAM | what HAM does |\n|---|---|---|---|\n");
     List<String> unclassified = new ArrayList<>();
@@ -128,14 +169,26 @@ public final class JobKeys {
         continue;
       }
       String value = defaults.getRaw(key);
-      out.append("| `").append(key).append("` | ")
-          .append(value == null || value.isBlank() ? "" : "`" + value.replace("|", "\\|") + "`")
-          .append(" | ").append(r.status).append(" | ").append(r.note.replace("|", "\\|"))
-          .append(" |\n");
+      out.append("| `").append(key).append("` | ").append(code(value)).append(" | ")
+          .append(r.status).append(" | ").append(r.note.replace("|", "\\|")).append(" |\n");
     }
     if (!unclassified.isEmpty()) {
       throw new IllegalStateException("keys without a rule in job-keys.tsv: " + unclassified);
     }
+    out.append("\nDeprecated names (Hadoop's own table: Configuration's and MapReduce's "
+        + "ConfigUtil): a job that sets one sets the key it stands for.\n\n"
+        + "| deprecated name | stands for | HAM | what HAM does |\n|---|---|---|---|\n");
+    for (Map.Entry<String, List<String>> e : deprecated.entrySet()) {
+      for (String key : e.getValue()) {
+        Rule r = keys.rule(key);
+        out.append("| `").append(e.getKey()).append("` | `").append(key).append("` | ")
+            .append(r.status).append(" | ").append(r.note.replace("|", "\\|")).append(" |\n");
+      }
+    }
     System.out.print(out);
+  }
+
+  private static String code(String value) {
+    return value == null || value.isBlank() ? "" : "`" + value.replace("|", "\\|") + "`";
   }
 }

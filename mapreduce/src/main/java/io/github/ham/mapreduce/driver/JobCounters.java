@@ -21,10 +21,13 @@ import org.apache.hadoop.mapreduce.counters.CounterGroupFactory;
 /**
  * The job's counters: the task counters the attempts last reported, summed over the successful
  * and running attempts, plus the job counters the driver derives from the scheduler, the same
- * set and arithmetic as YARN's (TaskAttemptImpl): launched, failed and killed attempts, their
- * time, and that time weighted by their memory ("slots" of
- * yarn.scheduler.minimum-allocation-mb), megabytes and vcores. On a shared file system no map
- * is data-local: every launched map counts as "other local", as YARN counts off-switch maps.
+ * set and arithmetic as YARN's (TaskAttemptImpl, RMContainerAllocator): launched, failed and
+ * killed attempts, and the time of each ended attempt (added when it ends, not while it runs)
+ * weighted by its container's memory ("slots" of yarn.scheduler.minimum-allocation-mb),
+ * megabytes and vcores. A runner is the task's container: memory.mb and cpu.vcores as asked
+ * (YARN's scheduler may round memory up to its allocation step, and its default
+ * DefaultResourceCalculator gives every container 1 vcore). On a shared file system no map is
+ * data-local: every launched map counts as "other local", as YARN counts off-switch maps.
  *
  * <p>Sized for 100,000 attempts: each attempt's last report is kept as (counter, value) pairs
  * over the job's table of counter names (a few hundred bytes, where Hadoop's Counters object
@@ -128,35 +131,36 @@ final class JobCounters {
         counter(total, i).increment(sum[i]);
       }
     }
-    long[] millis = scheduler.attemptMillis(System.currentTimeMillis());
-    TaskScheduler.Counts m = scheduler.counts(true);
-    TaskScheduler.Counts r = scheduler.counts(false);
-    total.incrCounter(JobCounter.TOTAL_LAUNCHED_MAPS, m.launched());
-    total.incrCounter(JobCounter.OTHER_LOCAL_MAPS, m.launched());
-    if (r.launched() > 0) {
-      total.incrCounter(JobCounter.TOTAL_LAUNCHED_REDUCES, r.launched());
-    }
-    if (m.failedAttempts() > 0) {
-      total.incrCounter(JobCounter.NUM_FAILED_MAPS, m.failedAttempts());
-    }
-    if (r.failedAttempts() > 0) {
-      total.incrCounter(JobCounter.NUM_FAILED_REDUCES, r.failedAttempts());
-    }
-    if (m.killedAttempts() > 0) {
-      total.incrCounter(JobCounter.NUM_KILLED_MAPS, m.killedAttempts());
-    }
-    if (r.killedAttempts() > 0) {
-      total.incrCounter(JobCounter.NUM_KILLED_REDUCES, r.killedAttempts());
-    }
-    total.incrCounter(JobCounter.SLOTS_MILLIS_MAPS, millis[0] * slots[0]);
-    total.incrCounter(JobCounter.MILLIS_MAPS, millis[0]);
-    total.incrCounter(JobCounter.VCORES_MILLIS_MAPS, millis[0] * vcores[0]);
-    total.incrCounter(JobCounter.MB_MILLIS_MAPS, millis[0] * memoryMb[0]);
-    if (r.launched() > 0) {
-      total.incrCounter(JobCounter.SLOTS_MILLIS_REDUCES, millis[1] * slots[1]);
-      total.incrCounter(JobCounter.MILLIS_REDUCES, millis[1]);
-      total.incrCounter(JobCounter.VCORES_MILLIS_REDUCES, millis[1] * vcores[1]);
-      total.incrCounter(JobCounter.MB_MILLIS_REDUCES, millis[1] * memoryMb[1]);
+    long[] ended = scheduler.endedAttemptMillis();
+    for (int i = 0; i < 2; i++) {
+      boolean isMap = i == 0;
+      TaskScheduler.Counts n = scheduler.counts(isMap);
+      // YARN adds to a counter as things happen: one it never added to is absent.
+      if (n.launched() > 0) {
+        total.incrCounter(isMap ? JobCounter.TOTAL_LAUNCHED_MAPS
+            : JobCounter.TOTAL_LAUNCHED_REDUCES, n.launched());
+        if (isMap) {
+          total.incrCounter(JobCounter.OTHER_LOCAL_MAPS, n.launched());
+        }
+      }
+      if (n.failedAttempts() > 0) {
+        total.incrCounter(isMap ? JobCounter.NUM_FAILED_MAPS : JobCounter.NUM_FAILED_REDUCES,
+            n.failedAttempts());
+      }
+      if (n.killedAttempts() > 0) {
+        total.incrCounter(isMap ? JobCounter.NUM_KILLED_MAPS : JobCounter.NUM_KILLED_REDUCES,
+            n.killedAttempts());
+      }
+      if (ended[2 + i] > 0) {
+        long millis = ended[i];
+        total.incrCounter(isMap ? JobCounter.SLOTS_MILLIS_MAPS : JobCounter.SLOTS_MILLIS_REDUCES,
+            millis * slots[i]);
+        total.incrCounter(isMap ? JobCounter.MILLIS_MAPS : JobCounter.MILLIS_REDUCES, millis);
+        total.incrCounter(isMap ? JobCounter.VCORES_MILLIS_MAPS
+            : JobCounter.VCORES_MILLIS_REDUCES, millis * vcores[i]);
+        total.incrCounter(isMap ? JobCounter.MB_MILLIS_MAPS : JobCounter.MB_MILLIS_REDUCES,
+            millis * memoryMb[i]);
+      }
     }
     return total;
   }

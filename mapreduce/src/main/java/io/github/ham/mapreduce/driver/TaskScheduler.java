@@ -582,17 +582,12 @@ public final class TaskScheduler {
   }
 
   /**
-   * Milliseconds spent by the attempts of maps [0] and reduces [1], ended or running (until
-   * {@code now}), as the job counters count them.
+   * Milliseconds spent by the ended attempts of maps [0] and reduces [1], and how many ended
+   * [2], [3]: the job counters add an attempt's time when it ends, as YARN's TaskAttemptImpl.
    */
-  public synchronized long[] attemptMillis(long now) {
-    long[] out = endedMillis.clone();
-    for (int i = 0; i < 2; i++) {
-      for (AttemptInfo a : runningAttempts[i]) {
-        out[i] += Math.max(0, now - a.start);
-      }
-    }
-    return out;
+  public synchronized long[] endedAttemptMillis() {
+    return new long[] {endedMillis[0], endedMillis[1],
+        launched[0] - runningAttempts[0].size(), launched[1] - runningAttempts[1].size()};
   }
 
   /**
