@@ -309,7 +309,7 @@ def test_each_job_took_the_runners_started_when_it_got_its_id(runs):
     [session] = [p for p in runs["shared"].glob("*/*") if (p / "driver.log").exists()]
     driver_log = (session / "driver.log").read_text()
     records = [json.loads(p.read_text()) for p in session.glob("jobs/*/status.json")]
-    with_tasks = [r for r in records if r["maps"] + r["reduces"] > 0]
+    with_tasks = [r for r in records if r["maps"]["total"] + r["reduces"]["total"] > 0]
     assert len(with_tasks) >= 10, [r["job_id"] for r in records]
     for r in with_tasks:
         assert f"Job {r['job_id']} takes the runners started when it got its id" in driver_log

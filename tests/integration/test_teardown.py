@@ -18,8 +18,8 @@ from pathlib import Path
 
 from tests.integration.conftest import finished, wait_finished, wait_for
 from tests.integration.test_runtime import JOBCLIENT_TESTS
-from tests.integration.test_runtime_faults import (MAPPER, assert_settled, runner_pids, setup_data,
-                                                   streaming_cmd)
+from tests.integration.test_runtime_faults import (MAPPER, assert_settled,
+                                                   running_script, setup_data, streaming_cmd)
 
 
 def sleepy(seconds: int) -> str:
@@ -59,7 +59,7 @@ def test_scancel_mid_job(cluster, tmp_path):
     d = setup_data(tmp_path, sleepy(30))
     (d / "shared").mkdir()
     job_id = submit_streaming(d, cluster)
-    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
     time.sleep(2)
     assert ham("cancel", job_id, d=d, env=cluster).returncode == 0
     assert wait_finished(job_id).state == "CANCELLED"
@@ -84,7 +84,8 @@ def test_sigkill_of_ham_run(cluster, tmp_path):
     outer = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
                              cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    # A map running (the runners start before the job is submitted: they alone say too little).
+    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
     # outer `ham run` exec'd salloc; its child is the `ham run` inside the allocation.
     inner = subprocess.run(["pgrep", "-P", str(outer.pid), "-f", "ham run"], capture_output=True,
                            text=True).stdout.split()
@@ -127,7 +128,7 @@ def test_ctrl_c_of_ham_run(cluster, tmp_path):
                             cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    wait_for(lambda: len(runner_pids(d)) >= 3, 60, "runners to start")
+    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
     time.sleep(1)
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=120) != 0

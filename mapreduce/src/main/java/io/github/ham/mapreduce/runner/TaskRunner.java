@@ -51,6 +51,8 @@ public final class TaskRunner {
   /** As much of a failed attempt's stderr as YARN puts in a container's diagnostics. */
   private static final int STDERR_TAIL_BYTES = 4096;
   private static final long MB = 1024L * 1024;
+  /** The JVM is going down (its shutdown hooks run): no more tasks are asked for. */
+  private static volatile boolean exiting;
 
   private final RunnerUmbilical umbilical;
   /** What tasks are given as their umbilical: their end said in fewer calls. */
@@ -99,9 +101,13 @@ public final class TaskRunner {
       System.exit(2);
     }
     // Whatever way this JVM ends (System.exit from a task included), take the task's
-    // subprocesses (streaming scripts) with it.
-    Runtime.getRuntime().addShutdownHook(new Thread(() ->
-        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly)));
+    // subprocesses (streaming scripts) with it; first say so to the task loop, whose task may
+    // fail because of that (its script gone) while the JVM is on its way out: a task taken
+    // then would be lost with the JVM.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      exiting = true;
+      ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+    }));
     int code = 0;
     try {
       code = run(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
@@ -159,6 +165,9 @@ public final class TaskRunner {
     long lastContact = System.currentTimeMillis();
     int idle = 0;
     while (true) {
+      if (exiting) {
+        return 0;  // the JVM is already ending (System.exit from a task, a signal)
+      }
       JvmTask next;
       try {
         next = calls.nextTask();
