@@ -56,6 +56,10 @@ LOCAL = "local"
 RECORD = "ham.json"
 DRIVER_LOG = "driver.log"
 SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless retention = all
+# The session's aggregated task logs in YARN's layout (yarn.nodemanager.remote-app-log-dir):
+# each driver writes its job's when the job ends; kept with the logs.
+APP_LOGS = "app-logs"
+REMOTE_APP_LOG_DIR = "yarn.nodemanager.remote-app-log-dir"
 # ... and one directory per Hadoop job under jobs/ (JobDirs)
 JOBS = "jobs"
 LOGS = "logs"

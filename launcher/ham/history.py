@@ -8,6 +8,11 @@ files into its intermediate directory as they appear, as the MRAppMaster's histo
 does: the summary, the configuration, the `.jhist` last, each under a temporary name first.
 The server moves them to its done directory; HAM's copies stay with the job (`ham status`,
 `ham report` and `mapred job -history` keep reading them).
+
+The attempts' logs are shown as YARN shows them, from aggregated logs: each driver writes its
+job's into the session's `app-logs/` (YARN's remote-app-log-dir layout, Hadoop's TFile format)
+when the job ends, and the server's own `app-logs/` (its remote-app-log-dir) holds a symbolic
+link to each job's application directory, made before the job's history is handed over.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000  # the server deletes older jobs (its
 class Server:
     """Where one history server keeps its files, and the job directories it reads."""
 
-    home: Path  # conf/, intermediate/, done/, published/, server.log
+    home: Path  # conf/, intermediate/, done/, published/, app-logs/, server.log
     shared: Path  # the shared root
     user: str | None  # whose jobs it shows; None: every user's (a site's server)
     bind: str
@@ -90,8 +95,23 @@ def finished_jobs(server: Server) -> Iterator[Path]:
                 yield done
 
 
+def link_logs(server: Server, job: Path) -> None:
+    """Link the job's aggregated-log directory (<session>/app-logs/<user>/<suffix>/<bucket>/
+    <application id>, made by its driver before the history is published) into the server's
+    app-logs/ at the same place."""
+    session_logs = job.parent.parent / c.APP_LOGS
+    app = "application_" + job.name.removeprefix("job_")
+    for app_dir in session_logs.glob(f"*/*/*/{app}"):
+        link = server.home / c.APP_LOGS / app_dir.relative_to(session_logs)
+        if not link.is_symlink():
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(app_dir)
+
+
 def publish(server: Server, done: Path) -> None:
-    """Copy a job's three files into the server's intermediate directory, the .jhist last."""
+    """Copy a job's three files into the server's intermediate directory, the .jhist last (its
+    logs linked first)."""
+    link_logs(server, done.parent.parent)
     intermediate = server.home / "intermediate" / "ham"
     order = sorted(done.iterdir(), key=lambda p: (p.suffix == ".jhist", p.name))
     for src in order:
@@ -108,6 +128,7 @@ def write_conf(server: Server) -> Path:
     (server.home / "intermediate" / "ham").mkdir(parents=True, exist_ok=True)
     (server.home / "done").mkdir(parents=True, exist_ok=True)
     (server.home / "published").mkdir(parents=True, exist_ok=True)
+    (server.home / c.APP_LOGS).mkdir(parents=True, exist_ok=True)
     site = {
         "mapreduce.jobhistory.address": f"{server.bind}:0",
         "mapreduce.jobhistory.admin.address": f"{server.bind}:0",
@@ -120,6 +141,10 @@ def write_conf(server: Server) -> Path:
     }
     (conf / "mapred-site.xml").write_text(render.hadoop_xml(site))
     (conf / "core-site.xml").write_text(render.hadoop_xml({"fs.defaultFS": "file:///"}))
+    # The attempts' "logs" pages read aggregated logs, as a JobHistoryServer of a YARN cluster.
+    (conf / "yarn-site.xml").write_text(render.hadoop_xml({
+        "yarn.log-aggregation-enable": "true",
+        c.REMOTE_APP_LOG_DIR: (server.home / c.APP_LOGS).as_uri()}))
     (conf / "log4j.properties").write_text(render.render(
         "log4j.properties.j2", level="INFO", driver_log=str(server.home / "server.log"),
         driver_loggers=["org.apache.hadoop"]))

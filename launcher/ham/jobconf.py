@@ -67,6 +67,12 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
     }
 
 
+def yarn_site(jobdir: JobDir) -> dict[str, Any]:
+    """Where the session's drivers aggregate their task logs, for `mapred job -logs` (YARN's
+    key, read as on a YARN cluster from yarn-site.xml, which comes after yarn-default.xml)."""
+    return {c.REMOTE_APP_LOG_DIR: str(jobdir.app_logs)}
+
+
 def runner_classpath(hadoop: Hadoop, jobdir: JobDir, ham_jar: str,
                      env: Mapping[str, str], site_env: Path | None = None) -> str:
     """Classpath of the task runner JVMs: the job's conf, the HAM jar, then Hadoop's jars as
@@ -111,6 +117,7 @@ def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log
     files = {
         "core-site.xml": render.hadoop_xml(core),
         "mapred-site.xml": render.hadoop_xml(mapred),
+        "yarn-site.xml": render.hadoop_xml(yarn_site(jobdir)),
         "log4j.properties": render.render("log4j.properties.j2", level=log_level,
                                           driver_log=str(jobdir.driver_log),
                                           driver_loggers=DRIVER_LOGGERS),

@@ -58,6 +58,10 @@ class JobDir:
         return self.path / c.DRIVER_LOG
 
     @property
+    def app_logs(self) -> Path:
+        return self.path / c.APP_LOGS
+
+    @property
     def jobs(self) -> Path:
         return self.path / c.JOBS
 

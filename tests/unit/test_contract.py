@@ -63,7 +63,7 @@ def test_environment_variables(java):
 def test_job_directory_names(java, c_plugin):
     layout = java["layout"]
     names = ("JOBS", "LOGS", "INTERMEDIATE_DIR", "WORK", "STATUS", "HISTORY", "RESUMABLE",
-             "HELD_OUTPUT", "RESUME_MANIFEST", "JOB_CONF")
+             "HELD_OUTPUT", "RESUME_MANIFEST", "JOB_CONF", "APP_LOGS")
     assert python_constants(list(names)) == {n: layout[n] for n in names}
     # A session with a resumable job is kept whole by the launcher and by the SPANK epilog.
     assert contract.RESUMABLE == c_plugin["RESUMABLE"]

@@ -4,6 +4,7 @@ what it already has."""
 from __future__ import annotations
 
 import getpass
+from xml.etree import ElementTree
 from pathlib import Path
 
 from ham import history
@@ -56,3 +57,24 @@ def test_plan_defaults_to_the_users_jobs(tmp_path: Path) -> None:
     assert s.home == tmp_path / getpass.getuser() / ".history"
     site = history.plan({"shared_root": str(tmp_path)}, 19888, "127.0.0.1", True, None)
     assert site.home == tmp_path / ".history"
+
+
+def test_a_jobs_aggregated_logs_are_linked_where_the_server_reads_them(tmp_path: Path) -> None:
+    """The driver's application log directory (under the session's app-logs/), at the same
+    place under the server's app-logs/ (its remote-app-log-dir); another job's is not."""
+    done = finished_job(tmp_path, "alice", "12", "job_1_0001")
+    app_logs = tmp_path / "alice" / "12" / "app-logs"
+    mine = app_logs / "alice" / "bucket-logs-tfile" / "0001" / "application_1_0001"
+    other = app_logs / "alice" / "bucket-logs-tfile" / "0002" / "application_1_0002"
+    for d in (mine, other):
+        d.mkdir(parents=True)
+    (mine / "node1_-1").write_text("logs")
+    s = server(tmp_path, None, tmp_path / ".history")
+    history.publish(s, done)
+    linked = s.home / "app-logs" / "alice" / "bucket-logs-tfile" / "0001" / "application_1_0001"
+    assert linked.is_symlink() and (linked / "node1_-1").read_text() == "logs"
+    assert not (s.home / "app-logs" / "alice" / "bucket-logs-tfile" / "0002").exists()
+    yarn_site = {p.findtext("name"): p.findtext("value") for p in
+                 ElementTree.parse(s.home / "conf" / "yarn-site.xml").getroot()}
+    assert yarn_site == {"yarn.log-aggregation-enable": "true",
+                         "yarn.nodemanager.remote-app-log-dir": (s.home / "app-logs").as_uri()}

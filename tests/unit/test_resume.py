@@ -136,6 +136,25 @@ def test_changed_jar_refuses_the_resume(tmp_path):
         resume.check(resume.Stopped(jd, job), {}, runtime=False)
 
 
+def test_changed_conf_file_refuses_the_resume(tmp_path):
+    """A `-conf` file edited after the job started: one line naming it (and only it)."""
+    jd, job = stopped_job(tmp_path)
+    (tmp_path / "app.jar").write_bytes(b"jar")
+    (tmp_path / "site.xml").write_text("<configuration/>")
+    jd.write_record(command_files=resume.file_fingerprints(
+        ["hadoop", "jar", "app.jar", "-conf", "site.xml", "wordcount", "in", "out"],
+        str(tmp_path)))
+    resume.check(resume.Stopped(jd, job), {}, runtime=False)  # unchanged: no refusal
+    (tmp_path / "site.xml").write_text("<configuration><property><name>mapreduce.job.reduces"
+                                       "</name><value>3</value></property></configuration>")
+    with pytest.raises(UsageError) as e:
+        resume.check(resume.Stopped(jd, job), {}, runtime=False)
+    message = str(e.value)
+    assert message.startswith(f"cannot resume job_1_0001: {tmp_path}/site.xml changed since the "
+                              f"job started"), message
+    assert "app.jar" not in message and "\n" not in message
+
+
 def test_status_lists_a_resumed_session_once_under_both_slurm_jobs(tmp_path):
     """`ham status 7 9` after job 7 was resumed in Slurm job 9: one row, '7,9', with the state
     of the latest Slurm job (not a second row for 9 without a directory)."""

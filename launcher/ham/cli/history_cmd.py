@@ -9,8 +9,8 @@ from ham import history, settings
 
 @click.command("history-server", help="""Run Hadoop's JobHistoryServer (web UI and REST API)
 over the finished HAM jobs under the shared root, until Ctrl-C. It lists jobs with their tasks,
-attempts, counters and configuration, as for YARN jobs: http://HOST:PORT/jobhistory and
-http://HOST:PORT/ws/v1/history/mapreduce/jobs. Jobs that finish while it runs appear within
+attempts, counters, configuration and attempts' logs, as for YARN jobs:
+http://HOST:PORT/jobhistory and http://HOST:PORT/ws/v1/history/mapreduce/jobs. Jobs that finish while it runs appear within
 seconds. Its own files (configuration, the jobs it has taken in, its log) are in
 <shared_root>/<user>/.history (--all-users: <shared_root>/.history).""")
 @click.option("--port", default=19888, show_default=True, help="Port of the web UI and REST API.")

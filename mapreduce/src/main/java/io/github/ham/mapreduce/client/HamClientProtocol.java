@@ -136,11 +136,15 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
     return found;
   }
 
+  private static IOException unknown(JobID id) {
+    return new IOException("Unknown job " + id + " (HAM finds the jobs of the user under the "
+        + "parent of " + HamConfig.JOB_DIR + ")");
+  }
+
   private DriverControl required(JobID id) throws IOException {
     DriverControl c = control(id);
     if (c == null) {
-      throw new IOException("Unknown job " + id + " (HAM finds the jobs of the user under "
-          + "the parent of " + HamConfig.JOB_DIR + ")");
+      throw unknown(id);
     }
     return c;
   }
@@ -366,8 +370,10 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   @Override
   public LogParams getLogFileParams(JobID jobID, TaskAttemptID taskAttemptID)
       throws IOException {
-    // YARN's log CLI reads aggregated container logs, which HAM does not write.
-    throw new IOException("HAM keeps task logs in the job directory: run `ham logs <slurm job "
-        + "id> [--attempt ID]` (or read <job dir>/jobs/" + jobID + "/logs/)");
+    JobDirs dirs = finder.find(String.valueOf(jobID));
+    if (dirs == null) {
+      throw unknown(jobID);
+    }
+    return AggregatedLogParams.of(dirs, jobID, taskAttemptID, conf);
   }
 }

@@ -37,6 +37,11 @@ public final class JobDirs {
   public static final String COMMIT_STARTED = "COMMIT_STARTED";
   public static final String COMMIT_SUCCESS = "COMMIT_SUCCESS";
   public static final String COMMIT_FAIL = "COMMIT_FAIL";
+  /**
+   * Beside {@link #JOBS} under ham.job.dir: the session's aggregated task logs in YARN's layout
+   * (its yarn.nodemanager.remote-app-log-dir), written by each job's driver when the job ends.
+   */
+  public static final String APP_LOGS = "app-logs";
   /** What goes when the job ends (unless ham.keep.intermediate): map outputs, runner dirs. */
   public static final List<String> INTERMEDIATE = List.of(INTERMEDIATE_DIR, WORK);
 
@@ -107,6 +112,11 @@ public final class JobDirs {
 
   public File history() {
     return new File(root, HISTORY);
+  }
+
+  /** The aggregated logs of the session this job ran in (ham.job.dir/{@link #APP_LOGS}). */
+  public File appLogs() {
+    return new File(root.getAbsoluteFile().getParentFile().getParentFile(), APP_LOGS);
   }
 
   public File control() {

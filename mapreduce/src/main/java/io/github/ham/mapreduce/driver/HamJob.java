@@ -177,7 +177,7 @@ public final class HamJob extends Thread {
         SchedulingPolicy.from(conf), (run - 1) * ATTEMPTS_PER_RUN);
     s.setTaskNames(t -> ids.task(t).toString());
     JobCounters counters = new JobCounters(s, conf);
-    history = new JobHistoryLog(id, conf, dirs.history(), user, run);
+    history = new JobHistoryLog(id, conf, dirs, user, run);
     events = new JobEvents(s, ids, wakeup, counters, history);
     output = new JobOutput(conf, id, dirs);
     RunFiles.create(conf, dirs, run, resumable, new File(submitDir.toUri().getPath()),

@@ -39,7 +39,8 @@ final class JobEvents {
   /** A task an earlier run finished, taken over: its counters and its history again. */
   void recovered(Recovery.Done d) {
     counters.update(d.attempt(), new org.apache.hadoop.mapred.Counters(d.counters()));
-    history.recovered(d.id(), d.node(), d.taskStart(), d.start(), d.finish(), d.counters());
+    history.recovered(d.id(), d.node(), d.container(), d.taskStart(), d.start(), d.finish(),
+        d.counters());
   }
 
   /** The job stopped before it finished: its history so far is kept for a resume. */

@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,9 +40,9 @@ final class Recovery {
   /** The user's console (and driver.log): what a resume takes over. */
   private static final Logger NOTICE = LoggerFactory.getLogger("ham");
 
-  /** A task an earlier run finished. */
-  record Done(AttemptKey attempt, TaskAttemptID id, String node, long taskStart, long start,
-      long finish, Counters counters) {
+  /** A task an earlier run finished (in the container that run's history names). */
+  record Done(AttemptKey attempt, TaskAttemptID id, String node, ContainerId container,
+      long taskStart, long start, long finish, Counters counters) {
   }
 
   /** The earlier runs (as the history's AM attempts), their job's times, the tasks to keep. */
@@ -108,8 +109,9 @@ final class Recovery {
         keep = output.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(a));
       }
       if (keep) {
-        done.add(new Done(key, a, attempt.getHostname(), t.getStartTime(),
-            attempt.getStartTime(), attempt.getFinishTime(), attempt.getCounters()));
+        done.add(new Done(key, a, attempt.getHostname(), attempt.getContainerId(),
+            t.getStartTime(), attempt.getStartTime(), attempt.getFinishTime(),
+            attempt.getCounters()));
       } else {
         lost++;
       }

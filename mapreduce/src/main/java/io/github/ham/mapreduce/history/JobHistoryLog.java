@@ -1,12 +1,12 @@
 package io.github.ham.mapreduce.history;
 
-import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.RunnerId;
 
 import org.apache.avro.specific.SpecificRecordBase;
@@ -48,7 +49,6 @@ import org.apache.hadoop.mapreduce.jobhistory.TaskFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.TaskStartedEvent;
 import org.apache.hadoop.mapreduce.util.MRJobConfUtil;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
-import org.apache.hadoop.mapreduce.v2.jobhistory.FileNameIndexUtils;
 import org.apache.hadoop.mapreduce.v2.jobhistory.JobIndexInfo;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -62,8 +62,10 @@ import org.slf4j.LoggerFactory;
  * and, once it has ended, the three files a JobHistoryServer picks up ({@code <done name>.jhist},
  * {@code <jobid>_conf.xml}, {@code <jobid>.summary}) in {@code history/done/}, which
  * `ham history-server` publishes. Without YARN the application attempt is the run (1, or the
- * resume's number) and each runner stands for a container. Events are written by one thread;
- * a failure to write history is logged and never fails the job.
+ * resume's number) and each attempt has a container of its own, as on YARN (numbered as it
+ * starts; 1 is the driver's); when the job has ended, the attempts' logs are written in YARN's
+ * aggregated format as those containers' ({@link AggregatedLogs}). Events are written by one
+ * thread; a failure to write history or logs is logged and never fails the job.
  */
 public final class JobHistoryLog {
   private static final Logger LOG = LoggerFactory.getLogger(JobHistoryLog.class);
@@ -74,6 +76,7 @@ public final class JobHistoryLog {
 
   private final JobID id;
   private final JobConf conf;
+  private final JobDirs dirs;
   private final File dir;
   private final String user;
   private final int run;
@@ -88,6 +91,11 @@ public final class JobHistoryLog {
   /** The attempt each ended task ended with (a map may end again after its output is lost). */
   private final Map<TaskID, TaskAttemptID> ended = new HashMap<>();
   private final Map<TaskID, Long> startTimes = new HashMap<>();
+  /** Each attempt in the file, with the container and node its events name. */
+  private final Map<TaskAttemptID, AggregatedLogs.Attempt> attempts = new LinkedHashMap<>();
+  private long nextContainer = 2;
+  /** Where the attempts' logs go when the job has ended. */
+  private AggregatedLogs logs;
   private JhistWriter out;
   private final HistoryCounters avro = new HistoryCounters();
   private long submitTime;
@@ -95,11 +103,12 @@ public final class JobHistoryLog {
   private long firstMapLaunch;
   private long firstReduceLaunch;
 
-  public JobHistoryLog(JobID id, JobConf conf, File dir, String user, int run)
+  public JobHistoryLog(JobID id, JobConf conf, JobDirs dirs, String user, int run)
       throws IOException {
     this.id = id;
     this.conf = conf;
-    this.dir = dir;
+    this.dirs = dirs;
+    this.dir = dirs.history();
     this.user = user;
     this.run = run;
     this.appAttempt = ApplicationAttemptId.newInstance(ApplicationId.newInstance(
@@ -131,7 +140,7 @@ public final class JobHistoryLog {
     writer.execute(() -> {
       try {
         action.run();
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | LinkageError e) {
         LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
       }
     });
@@ -196,10 +205,11 @@ public final class JobHistoryLog {
 
   /**
    * A task an earlier run finished, kept by this one: its events are written again with their
-   * first times and counters, so that this run's file tells the whole job.
+   * first times, container and counters, so that this run's file tells the whole job (as the
+   * MRAppMaster's recovery writes them); {@code container} null: one of this run.
    */
-  public void recovered(TaskAttemptID attempt, String node, long taskStart, long start,
-      long finish, Counters taskCounters) {
+  public void recovered(TaskAttemptID attempt, String node, ContainerId container,
+      long taskStart, long start, long finish, Counters taskCounters) {
     submit("a recovered task", () -> {
       JhCounters counters = avro.toAvro(taskCounters);
       TaskID task = attempt.getTaskID();
@@ -207,7 +217,7 @@ public final class JobHistoryLog {
       startTimes.put(task, taskStart);
       write(new TaskStartedEvent(task, taskStart, task.getTaskType(), ""));
       write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
-          NO_PORT, ContainerId.newContainerId(appAttempt, 1), "OFF_SWITCH", "VIRGIN"));
+          NO_PORT, container(attempt, node, container), "OFF_SWITCH", "VIRGIN"));
       if (task.getTaskType() == TaskType.MAP) {
         write(new MapAttemptFinishedEvent(attempt, TaskType.MAP, "SUCCEEDED", finish, finish,
             node, NO_PORT, RACK, "map", null, null, start), counters);
@@ -255,23 +265,22 @@ public final class JobHistoryLog {
       } else if (task.getTaskType() == TaskType.REDUCE && firstReduceLaunch == 0) {
         firstReduceLaunch = start;
       }
-      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start,
-          RunnerId.nodeOf(runnerId), NO_PORT, NO_PORT, container(runnerId),
-          "OFF_SWITCH", speculative ? "SPECULATIVE" : "VIRGIN"));
+      String node = RunnerId.nodeOf(runnerId);
+      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
+          NO_PORT, container(attempt, node, null), "OFF_SWITCH",
+          speculative ? "SPECULATIVE" : "VIRGIN"));
     });
   }
 
-  /** One container per runner JVM: 2 + generation x 10000 + its rank (1 is the driver). */
-  private ContainerId container(String runnerId) {
-    String slot = RunnerId.slotOf(runnerId);
-    long n = 0;
-    try {
-      int dash = slot.indexOf("-p");
-      n = Long.parseLong(slot.substring(1, dash)) * 10_000 + Long.parseLong(slot.substring(dash + 2));
-    } catch (RuntimeException e) {
-      // Not a launcher's slot name: the first runner container.
-    }
-    return ContainerId.newContainerId(appAttempt, 2 + n);
+  /**
+   * The container of an attempt: {@code given} (a recovered attempt's, from its run), else the
+   * next of this run's, as YARN allocates one per attempt.
+   */
+  private ContainerId container(TaskAttemptID attempt, String node, ContainerId given) {
+    ContainerId c = given != null ? given : ContainerId.newContainerId(appAttempt,
+        nextContainer++);
+    attempts.put(attempt, new AggregatedLogs.Attempt(attempt.toString(), c, node));
+    return c;
   }
 
   /**
@@ -328,8 +337,10 @@ public final class JobHistoryLog {
 
   /**
    * The job ended in {@code state} (SUCCEEDED, FAILED, KILLED): the last events, then the files
-   * a JobHistoryServer reads, in history/done/. Waits (up to 30 s) until written: the JVM may
-   * exit as soon as the job's end is known.
+   * a JobHistoryServer reads, in history/done/, then the attempts' logs in YARN's aggregated
+   * format (their application directory is made before the files are published, so a history
+   * server that takes the job finds it). Waits (up to 30 s) until written: the JVM may exit as
+   * soon as the job's end is known.
    */
   public void jobEnded(String state, long finish, JobTotals t, List<String> diagnostics,
       List<TaskID> unfinished) {
@@ -352,7 +363,13 @@ public final class JobHistoryLog {
         out.close();
         out = null;
       }
+      logs = AggregatedLogs.forJob(dirs, appAttempt.getApplicationId(), user, NO_PORT, conf);
       publish(state, finish, t);
+    });
+    submit("the attempts' logs", () -> {
+      if (logs != null) {
+        logs.write(dirs, attempts.values());
+      }
     });
     writer.shutdown();
     try {
@@ -364,37 +381,15 @@ public final class JobHistoryLog {
     }
   }
 
-  /**
-   * history/done/: the .jhist under the name JobHistoryServers index by, the configuration and
-   * the summary, each written under a temporary name first (the .jhist last), as the
-   * MRAppMaster moves them into the server's intermediate directory.
-   */
+  /** history/done/ ({@link DoneFiles}). */
   private void publish(String state, long finish, JobTotals t) throws IOException {
-    Path done = new Path(new File(dir, DONE).getPath());
-    fs.mkdirs(done);
     JobIndexInfo index = new JobIndexInfo(submitTime, finish, user, conf.getJobName(),
         TypeConverter.toYarn(id), t.succeeded()[0], t.succeeded()[1], state,
         conf.get(MRJobConfig.QUEUE_NAME, "default"));
     index.setJobStartTime(launchTime);
-    String jhistName = FileNameIndexUtils.getDoneFileName(index,
-        conf.getInt("mapreduce.jobhistory.jobname.limit", 50));
-    Path summary = new Path(done, id + ".summary");
-    try (DataOutputStream o = fs.create(suffix(summary), true)) {
-      o.writeUTF(JobSummary.line(id, submitTime, launchTime, firstMapLaunch, firstReduceLaunch,
-          finish, conf, t, user, state));
-    }
-    fs.rename(suffix(summary), summary);
-    Path confXml = new Path(done, id + "_conf.xml");
-    fs.delete(confXml, false);
-    fs.rename(new Path(dir.getPath(), id + "_" + run + "_conf.xml"), suffix(confXml));
-    fs.rename(suffix(confXml), confXml);
-    Path jhistDone = new Path(done, jhistName);
-    org.apache.hadoop.fs.FileUtil.copy(fs, new Path(jhist().getPath()), fs, suffix(jhistDone),
-        false, true, new Configuration(false));
-    fs.rename(suffix(jhistDone), jhistDone);
-  }
-
-  private static Path suffix(Path p) {
-    return new Path(p.getParent(), p.getName() + "_tmp");
+    DoneFiles.publish(fs, new File(dir, DONE), id, jhist(),
+        new File(dir, id + "_" + run + "_conf.xml"), index,
+        JobSummary.line(id, submitTime, launchTime, firstMapLaunch, firstReduceLaunch, finish,
+            conf, t, user, state), conf.getInt("mapreduce.jobhistory.jobname.limit", 50));
   }
 }

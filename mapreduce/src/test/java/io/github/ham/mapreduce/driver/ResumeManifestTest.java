@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,6 +50,30 @@ class ResumeManifestTest {
     assertTrue(changes.get(1).matches("input file:.*/a.txt changed .*"), changes.get(1));
     assertTrue(changes.get(2).matches("input file:.*/b.txt is gone"), changes.get(2));
     assertTrue(changes.get(3).matches("input file:.*/c.txt is new"), changes.get(3));
+  }
+
+  @Test
+  void changedStagedConfigurationIsTheOneChangeNamed(@TempDir Path tmp) throws Exception {
+    Path in = Files.createDirectories(tmp.resolve("in"));
+    Files.writeString(in.resolve("a.txt"), "one\n");
+    Path staging = Files.createDirectories(tmp.resolve("staging"));
+    JobConf staged = job(in);
+    staged.set("mapreduce.job.reduces", "2");
+    try (OutputStream o = Files.newOutputStream(staging.resolve("job.xml"))) {
+      staged.writeXml(o);
+    }
+    File manifest = tmp.resolve("resume.json").toFile();
+    ResumeManifest.write(manifest, staging.toFile(), staged, new Credentials());
+    assertEquals(List.of(), ResumeManifest.changes(manifest, staged));
+
+    // The staged configuration edited (one key) while the job waited to be resumed.
+    staged.set("mapreduce.job.reduces", "3");
+    try (OutputStream o = Files.newOutputStream(staging.resolve("job.xml"))) {
+      staged.writeXml(o);
+    }
+    List<String> changes = ResumeManifest.changes(manifest, staged);
+    assertEquals(List.of("its staged job.xml (" + staging.resolve("job.xml") + ") changed"),
+        changes);
   }
 
   @Test
