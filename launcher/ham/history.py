@@ -23,7 +23,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -156,7 +155,7 @@ def port_free(bind: str, port: int) -> bool:
         return s.connect_ex((bind, port)) != 0
 
 
-def start(settings: Settings, server: Server) -> subprocess.Popen:
+def start(settings: Settings, server: Server) -> proc.Popen:
     if not port_free(server.bind, server.port):
         raise UsageError(f"port {server.port} on {server.bind} is in use: choose another with --port")
     dist = bundle_dir(settings)
@@ -168,12 +167,12 @@ def start(settings: Settings, server: Server) -> subprocess.Popen:
     jars = [dist / "share" / "hadoop" / d for d in ("common", "common/lib", "hdfs", "mapreduce",
                                                     "yarn")] + [dist / "history-server"]
     classpath = ":".join([str(conf), *(f"{d}/*" for d in jars)])
-    return proc.spawn([java, *ADD_OPENS, "-cp", classpath, MAIN], stdin=subprocess.DEVNULL,
-                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    return proc.spawn([java, *ADD_OPENS, "-cp", classpath, MAIN], stdin=proc.DEVNULL,
+                      stdout=proc.DEVNULL, stderr=proc.DEVNULL,
                       start_new_session=True)  # Ctrl-C is handled here, then it is stopped
 
 
-def wait_ready(server: Server, child: subprocess.Popen, timeout: float = 120) -> None:
+def wait_ready(server: Server, child: proc.Popen, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if child.poll() is not None:
@@ -207,6 +206,6 @@ def serve(settings: Settings, server: Server, on_ready: Callable[[Server], None]
             child.terminate()
             try:
                 child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
+            except proc.TimeoutExpired:
                 child.kill()
     return 0 if stopping else 1

@@ -13,9 +13,6 @@ from tests.conftest import REPO
 
 LAUNCHER = REPO / "launcher" / "ham"
 OS_RUNS = re.compile(r"^(exec\w*|system|popen|spawn\w*|posix_spawn\w*|fork\w*)$")
-# history.py still takes DEVNULL, Popen and TimeoutExpired from subprocess (it runs nothing with
-# it: its one process goes through proc.spawn); its owner moves it to proc's names.
-IMPORTS_SUBPROCESS_FOR_NAMES = {"history.py"}
 
 
 def violations(source: str, imports_allowed: bool = False) -> list[str]:
@@ -58,12 +55,10 @@ def test_no_module_but_proc_runs_commands():
         name = str(path.relative_to(LAUNCHER))
         if name == "proc.py":
             continue
-        found = violations(path.read_text(), imports_allowed=name in IMPORTS_SUBPROCESS_FOR_NAMES)
+        found = violations(path.read_text())
         if found:
             bad[name] = found
     assert not bad, f"run external commands through ham.proc: {bad}"
-    for name in IMPORTS_SUBPROCESS_FOR_NAMES:  # an exemption no longer needed goes
-        assert violations((LAUNCHER / name).read_text()), f"{name} is clean: drop its exemption"
 
 
 def test_the_check_sees_each_way_of_running_a_command_and_not_comments():
