@@ -152,20 +152,8 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
   @Override
   public AMFeedback statusUpdate(TaskAttemptID taskId, TaskStatus status) throws IOException {
     AttemptKey key = key(taskId);
-    long now = System.currentTimeMillis();
     String runner = scheduler.runnerOf(key);
-    if (runner != null) {
-      runners.contact(runner, now);
-    }
-    boolean found;
-    if (status == null) {
-      found = scheduler.ping(key, now);
-    } else {
-      found = scheduler.progress(key, status.getProgress(), now);
-      if (found) {
-        counters.update(key, status.getCounters());
-      }
-    }
+    boolean found = report(key, runner, status);
     if (!found && runner != null) {
       // The task will exit its runner JVM (System.exit(66)): expected, replace it freely.
       runners.expectExit(runner);
@@ -173,6 +161,22 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
     AMFeedback feedback = new AMFeedback();
     feedback.setTaskFound(found);
     return feedback;
+  }
+
+  /** An attempt's status (progress and counters), or a ping: whether it still runs. */
+  private boolean report(AttemptKey key, String runner, TaskStatus status) {
+    long now = System.currentTimeMillis();
+    if (runner != null) {
+      runners.contact(runner, now);
+    }
+    if (status == null) {
+      return scheduler.ping(key, now);
+    }
+    boolean found = scheduler.progress(key, status.getProgress(), now);
+    if (found) {
+      counters.update(key, status.getCounters());
+    }
+    return found;
   }
 
   @Override
@@ -189,7 +193,10 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
   public JvmTask doneAndGetTask(TaskAttemptID attempt, TaskStatus last, String runnerId)
       throws IOException {
     if (last != null) {
-      statusUpdate(attempt, last);
+      // Its task has ended: an attempt ended meanwhile (killed) does not end the runner, as a
+      // "not found" answer to a running task's status does.
+      AttemptKey key = key(attempt);
+      report(key, scheduler.runnerOf(key), last);
     }
     done(attempt);
     return getTaskForRunner(runnerId);

@@ -72,7 +72,8 @@ public final class EarlyRunners {
         || root.isEmpty() || (!local && System.getenv("SLURM_JOB_ID") == null)) {
       return null;
     }
-    return new EarlyRunners(conf, id, JobDirs.of(root, id.toString()));
+    // A copy: the client goes on setting keys in its own while it stages the job.
+    return new EarlyRunners(new Configuration(conf), id, JobDirs.of(root, id.toString()));
   }
 
   /**
