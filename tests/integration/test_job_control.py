@@ -45,8 +45,10 @@ def mapred(conf: Path, *args: str, user: str | None = None, env: dict[str, str])
                           text=True, timeout=120)
 
 
-def test_mapred_job_from_another_shell(cluster, base):
-    d = base
+def start_slow_job(d: Path, cluster: dict[str, str], *ham_opts: str
+                   ) -> tuple[dict[str, str], subprocess.Popen]:
+    """A streaming job of three slow maps (90 s each) under `ham run -N 3 HAM_OPTS`, started
+    in d; its environment and process."""
     (d / "in").mkdir()
     for i in range(3):
         (d / "in" / f"f{i}").write_text(" ".join(f"w{j % 7}" for j in range(200)) + "\n")
@@ -54,10 +56,16 @@ def test_mapred_job_from_another_shell(cluster, base):
     (d / "reducer.py").write_text(REDUCER)
     env = {**cluster, "HAM_SHARED_ROOT": str(d / "shared")}
     job = subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--", "hadoop",
-         "jar", str(STREAMING), "-files", "mapper.py,reducer.py", "-mapper", "python3 mapper.py",
+        [sys.executable, "-m", "ham", "run", "-N", "3", *ham_opts, "--", "hadoop", "jar",
+         str(STREAMING), "-files", "mapper.py,reducer.py", "-mapper", "python3 mapper.py",
          "-reducer", "python3 reducer.py", "-input", str(d / "in"), "-output", str(d / "out")],
         cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return env, job
+
+
+def test_mapred_job_from_another_shell(cluster, base):
+    d = base
+    env, job = start_slow_job(d, cluster, "--retention", "all")
     try:
         wait_for(lambda: len(runner_pids(d)) >= 3, 120, "task runners")
         conf = next((d / "shared" / "root").glob("*/conf"))
@@ -131,17 +139,7 @@ def test_yarn_application_kill_from_another_shell(cluster, base):
     application id read from `yarn application -list`). The job ends KILLED as if `mapred job
     -kill` had killed it, and `yarn application` shows it so afterwards."""
     d = base
-    (d / "in").mkdir()
-    for i in range(3):
-        (d / "in" / f"f{i}").write_text(" ".join(f"w{j % 7}" for j in range(200)) + "\n")
-    (d / "mapper.py").write_text(SLOW)
-    (d / "reducer.py").write_text(REDUCER)
-    env = {**cluster, "HAM_SHARED_ROOT": str(d / "shared")}
-    job = subprocess.Popen(
-        [sys.executable, "-m", "ham", "run", "-N", "3", "--", "hadoop", "jar", str(STREAMING),
-         "-files", "mapper.py,reducer.py", "-mapper", "python3 mapper.py",
-         "-reducer", "python3 reducer.py", "-input", str(d / "in"), "-output", str(d / "out")],
-        cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env, job = start_slow_job(d, cluster)
     try:
         wait_for(lambda: len(runner_pids(d)) >= 3, 120, "task runners")
         job_dir = next((d / "shared" / "root").glob("*/conf")).parent
