@@ -111,8 +111,8 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
         return a.median / b.median if a and b and b.median else None
 
     o = _get(summary, "dispatch", "ham", "overhead_ms_per_task")
-    add("per-task dispatch overhead (HAM, median)", "< 50 ms", o and o.median,
-        o and o.median < 50)
+    add("per-task dispatch overhead (HAM, median)", "< 30 ms", o and o.median,
+        o and o.median < 30)
     for case in ("dispatch", "wordcount", "terasort"):
         r = ratio(case, "e2e_s", "yarn", "ham")
         add(f"{case}: YARN/HAM end to end incl. start-up", ">= 2.0x", r, r and r >= 2.0)
@@ -132,8 +132,8 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
     add("start-up: `ham run` to first task running (median)", "< 5 s", s and s.median,
         s and s.median < 5)
     s = _get(summary, "startup", "ham", "startup_in_alloc_s")
-    add("start-up, allocation granted to first task (excl. salloc/queueing; informational)",
-        "< 5 s", s and s.median, s and s.median < 5)
+    add("start-up, allocation granted to first task (excl. salloc/queueing)",
+        "< 2 s", s and s.median, s and s.median < 2)
     s = _get(summary, "startup", "ham", "teardown_s")
     add("teardown: job end to runners gone + allocation free (median)", "< 3 s",
         s and s.median, s and s.median < 3)
