@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hambench.chain import drop_page_cache
+from hambench.chain import cold_cache
 from hambench.data import wordcount_input
 from hambench.jobs import Sample, Step
 from hambench.util import EXAMPLES_JAR, TESTS_JAR, WORK, BenchError
@@ -31,7 +31,8 @@ class Params:
     wc_files: int = 4
     tera_rows: int = 1_500_000       # 100-byte rows: 150 MB
     dfsio_files: int = 3
-    dfsio_mb: int = 512             # big enough that task start-up does not dominate
+    dfsio_mb: int = 2048            # big enough that task start-up does not dominate
+    dfsio_settle_s: int = 20        # wait after each page-cache drop (chain.cold_cache)
     driver_maps: int = 600
     driver_runners_per_node: int = 4
     resume_maps: int = 60
@@ -52,7 +53,8 @@ class Params:
     @classmethod
     def quick(cls) -> "Params":
         return cls(rounds=3, dispatch_maps=24, wc_mb=12, wc_files=3, tera_rows=50_000,
-                   dfsio_files=3, dfsio_mb=32, driver_maps=200, driver_runners_per_node=3,
+                   dfsio_files=3, dfsio_mb=32, dfsio_settle_s=2, driver_maps=200,
+                   driver_runners_per_node=3,
                    resume_maps=24, resume_map_ms=1000, scale_maps=[1_000, 10_000],
                    scale_runners=[100, 1_000], yarn=False,
                    cases=[c for c in ALL_CASES if c != "terasort"])
@@ -188,7 +190,7 @@ def dfsio_metrics(p: Params, s: Sample, variant: str) -> dict[str, float]:
 def raw_io(p: Params, variant: str) -> dict[str, float]:
     """dd the same files/bytes into the directory where the variant's TestDFSIO wrote its files
     (test.build.data/io_data), with the same parallelism: writes with fdatasync, reads after
-    dropping the page cache (as the HAM run does)."""
+    dropping the page cache, each from a cache dropped as long ago as the HAM run's."""
     d = dfsio_dir(variant) / "data" / "io_data"
     shutil.rmtree(d, ignore_errors=True)
     d.mkdir(parents=True)
@@ -208,9 +210,10 @@ def raw_io(p: Params, variant: str) -> dict[str, float]:
                 walls.append(time.time() - start)
         return time.time() - t0, walls
 
+    cold_cache(p.dfsio_settle_s)
     w, ww = parallel([["dd", "if=/dev/zero", f"of={f}", "bs=1M", f"count={p.dfsio_mb}",
                        "conv=fdatasync"] for f in files])
-    cold = drop_page_cache()
+    cold = cold_cache(p.dfsio_settle_s)
     r, rw = parallel([["dd", f"if={f}", "of=/dev/null", "bs=1M"] for f in files])
     shutil.rmtree(d, ignore_errors=True)
     return {"write_MBps": total / w, "read_MBps": total / r, "cold_reads": float(cold),

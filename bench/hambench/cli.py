@@ -42,7 +42,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
-                 "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "driver_maps",
+                 "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "dfsio_settle_s", "driver_maps",
                  "driver_runners_per_node", "resume_maps", "resume_map_ms",
                  "scale_heartbeat_ms", "scale_connect_ramp_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
@@ -158,7 +158,7 @@ def main(argv: list[str]) -> int:
                 try:
                     venv = C.lustre_env(env) if variant == "lustre" else env
                     s = run_ham(C.dfsio_steps(p, variant), venv, f"r{rnd}-dfsio-{variant}",
-                                p.nodes, p.slots_per_node, sync=True)
+                                p.nodes, p.slots_per_node, settle_s=p.dfsio_settle_s)
                     ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, variant), variant)
                 except Exception as e:
                     record("dfsio", variant, rnd, error=_err(e))

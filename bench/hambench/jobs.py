@@ -81,9 +81,10 @@ def attempts_started_after(status: Mapping[str, Any], t: float, kind: str = "MAP
 
 def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
             runners_per_node: int, overcommit: bool = False, time_v: bool = False,
-            sync: bool = False) -> Sample:
-    """One `ham run -N nodes` whose command runs every step in order (chain.py); with sync,
-    each step's writes are synced (timed) and the page cache dropped after it."""
+            settle_s: float | None = None) -> Sample:
+    """One `ham run -N nodes` whose command runs every step in order (chain.py); with settle_s,
+    each step's writes are synced (timed), and each step starts from a dropped page cache
+    settle_s seconds old (chain.cold_cache)."""
     SHARED.mkdir(parents=True, exist_ok=True)
     chain_out = WORK / "tmp" / f"{tag}.chain.json"
     chain_out.parent.mkdir(parents=True, exist_ok=True)
@@ -93,8 +94,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     cmd: list[str] = [sys.executable, str(CHAIN), str(chain_out)]
     if time_v:
         cmd += ["--time-v", str(tv_dir)]
-    if sync:
-        cmd.append("--sync")
+    if settle_s is not None:
+        cmd += ["--sync", str(settle_s)]
     cmd.append("--")
     for i, s in enumerate(steps):
         if i:
