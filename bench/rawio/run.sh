@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Plain Java against dd on this machine's disk, without Hadoop: 3 writers then 3 readers in
+# parallel, 2 GB each, every step from a page cache dropped SETTLE seconds before (as the
+# bench's dfsio case, hambench/chain.py cold_cache), writes until `sync` returns. Shows what
+# a JVM's own I/O reaches here, so TestDFSIO's gap to dd can be placed (bench/README.md).
+#   bash bench/rawio/run.sh [ROUNDS] [DIR]   (root: drops the page cache)  > OUT.md
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+rounds=${1:-3} dir=${2:-$here/../work/rawio} mb=2048 settle=20
+mkdir -p "$dir/classes"
+javac -d "$dir/classes" "$here/RawIo.java"  # compiled once: the timed runs start a JVM only
+cold() { sync; echo 3 > /proc/sys/vm/drop_caches; sleep "$settle"; }
+now() { date +%s.%N; }
+echo "# Plain Java vs dd, 3 x $mb MB in parallel ($(date -u '+%F %T') UTC, \`bash bench/rawio/run.sh $rounds\`)"
+echo
+echo "| round | tool | write MB/s (incl. sync) | read MB/s |"
+echo "|---|---|---|---|"
+for r in $(seq "$rounds"); do
+  for tool in java dd; do
+    rm -f "$dir"/f?; cold; t0=$(now)
+    for i in 0 1 2; do
+      if [ $tool = java ]; then java -cp "$dir/classes" RawIo write "$dir/f$i" $mb >/dev/null &
+      else dd if=/dev/zero of="$dir/f$i" bs=1M count=$mb conv=fdatasync status=none & fi
+    done
+    wait; sync; w=$(echo "3*$mb/($(now)-$t0)" | bc)
+    cold; t0=$(now)
+    for i in 0 1 2; do
+      if [ $tool = java ]; then java -cp "$dir/classes" RawIo read "$dir/f$i" $mb >/dev/null &
+      else dd if="$dir/f$i" of=/dev/null bs=1M status=none & fi
+    done
+    wait; rd=$(echo "3*$mb/($(now)-$t0)" | bc)
+    echo "| $r | $tool | $w | $rd |"
+  done
+done
+rm -rf "$dir"
