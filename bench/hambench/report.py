@@ -214,7 +214,10 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
           "|---|---|---|---|"]
     for t in tgs:
         met = "-" if t["met"] is None else ("yes" if t["met"] else "**no**")
-        L.append(f"| {t['target']} | {t['goal']} | {_fmt(t['value'])} | {met} |")
+        # a ratio of 0.895 against ">= 0.9" would print as "0.90 | no": one more digit below 10
+        value = f"{t['value']:.3f}" if t["value"] is not None and abs(t["value"]) < 10 \
+            else _fmt(t["value"])
+        L.append(f"| {t['target']} | {t['goal']} | {value} | {met} |")
     L += ["", "## HAM / baseline (ratio of medians)", "",
           "| case | metric | HAM median | baseline | baseline median | HAM/baseline |",
           "|---|---|---|---|---|---|"]
