@@ -20,7 +20,8 @@ OUT = WORK / "out"
 
 @dataclass
 class Params:
-    """Sizes and knobs; defaults fit the whole suite in ~20 min on the 2-core test machine."""
+    """Sizes and knobs; with the defaults the whole suite takes about an hour on the 2-core test
+    machine (scale ~8 min, dfsio ~5 min a round)."""
 
     rounds: int = 3
     nodes: int = 3
