@@ -6,9 +6,10 @@ Used inside `ham run` (so `hadoop` is HAM's) to time each `hadoop jar` client se
 optionally to wrap each in `/usr/bin/time -v` (driver CPU time and max RSS). With --sync, after
 each command it times a `sync` (what the command wrote reaches the disk) and then drops the
 page cache (root only), so the next command reads from the disk: the I/O case compares with dd
-writing with fdatasync and reading cold. The first command also starts from a dropped cache,
-and every drop is followed by SETTLE_S seconds of waiting (see cold_cache). Stops at the first
-failing command and exits with its status.
+writing with fdatasync and reading cold. A drop followed by another command waits SETTLE_S
+seconds first (see cold_cache); the caller does the same before the allocation, so that neither
+wait counts in HAM's start-up or teardown. Stops at the first failing command and exits with
+its status.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ def main(argv: list[str]) -> int:
     settle: float | None = None
     if rest[:1] == ["--sync"]:
         settle, rest = float(rest[1]), rest[2:]
-    sync = settle is not None
     assert rest[:1] == ["--"], \
         "usage: chain.py OUT.json [--time-v DIR] [--sync SETTLE_S] -- CMD [--then CMD]"
     cmds: list[list[str]] = [[]]
@@ -40,8 +40,6 @@ def main(argv: list[str]) -> int:
             cmds[-1].append(a)
     steps = []
     rc = 0
-    if settle is not None:
-        cold_cache(settle)
     for i, cmd in enumerate(cmds):
         if time_v is not None:
             time_v.mkdir(parents=True, exist_ok=True)
@@ -49,10 +47,11 @@ def main(argv: list[str]) -> int:
         t0 = time.time()
         rc = subprocess.run(cmd).returncode
         steps.append({"argv": cmd, "rc": rc, "t0": t0, "t1": time.time()})
-        if sync:
+        if settle is not None:
             t = time.time()
             subprocess.run(["sync"], check=True)
-            steps[-1].update(sync_s=time.time() - t, cache_dropped=cold_cache(settle))
+            wait = settle if i + 1 < len(cmds) else 0.0  # nothing timed follows the last
+            steps[-1].update(sync_s=time.time() - t, cache_dropped=cold_cache(wait))
         out.write_text(json.dumps(steps, indent=1))
         if rc != 0:
             break

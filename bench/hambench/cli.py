@@ -42,8 +42,8 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
-                 "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "dfsio_settle_s", "driver_maps",
-                 "driver_runners_per_node", "resume_maps", "resume_map_ms",
+                 "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "dfsio_settle_s",
+                 "driver_maps", "driver_runners_per_node", "resume_maps", "resume_map_ms",
                  "scale_heartbeat_ms", "scale_connect_ramp_ms"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
     for name in ("scale_maps", "scale_runners"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from hambench.chain import cold_cache
 from hambench.util import cmdlines, WORK, BenchError, log, run, runner_pids, slurm_job_alive
 from hambench.yarn import YarnCluster
 
@@ -84,7 +85,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
             settle_s: float | None = None) -> Sample:
     """One `ham run -N nodes` whose command runs every step in order (chain.py); with settle_s,
     each step's writes are synced (timed), and each step starts from a dropped page cache
-    settle_s seconds old (chain.cold_cache)."""
+    settle_s seconds old (chain.cold_cache): the first from a drop before `ham run`, so the
+    wait is not in HAM's start-up."""
     SHARED.mkdir(parents=True, exist_ok=True)
     chain_out = WORK / "tmp" / f"{tag}.chain.json"
     chain_out.parent.mkdir(parents=True, exist_ok=True)
@@ -107,6 +109,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     argv += ["--", *cmd]
     henv = {**env, "HAM_SHARED_ROOT": str(SHARED), "HAM_RUNNERS_PER_NODE": str(runners_per_node)}
     sampler = DriverSampler(str(SHARED)) if time_v else None
+    if settle_s is not None:
+        cold_cache(settle_s)
     t_launch = time.time()
     if sampler:
         sampler.start()
