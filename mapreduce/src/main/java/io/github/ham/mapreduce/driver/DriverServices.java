@@ -69,7 +69,8 @@ final class DriverServices {
       throws IOException {
     RunnerTracker tracker = new RunnerTracker();
     UmbilicalServer server = new UmbilicalServer(conf, id);
-    DriverUmbilical umbilical = new DriverUmbilical(tracker, new AttemptIds(id));
+    DriverUmbilical umbilical = new DriverUmbilical(tracker, new AttemptIds(id),
+        conf.getLong(HamConfig.HEARTBEAT_TIMEOUT_MS, HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS));
     DriverServices services;
     try {
       ControlSwitch control = new ControlSwitch();
@@ -87,6 +88,7 @@ final class DriverServices {
       services = new DriverServices(server, launcher, tracker, umbilical, control, dirs,
           Allocation.current(conf));
     } catch (IOException | RuntimeException e) {
+      umbilical.close();
       server.stop();
       throw e;
     }
@@ -116,6 +118,12 @@ final class DriverServices {
     LOG.info("Stopping the runners started for {} before it was submitted: {}",
         dirs.root().getName(), why);
     launcher.kill();
+    stopServer();
+  }
+
+  /** No runner or client reaches the driver any more. */
+  void stopServer() {
+    umbilical.close();
     server.stop();
   }
 

@@ -3,8 +3,6 @@ package io.github.ham.mapreduce.driver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.BadMapOutput;
@@ -13,6 +11,7 @@ import io.github.ham.mapreduce.common.RunnerUmbilical;
 import io.github.ham.mapreduce.common.TaskEnds;
 
 import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.ObjectWritable;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.mapred.AMFeedback;
 import org.apache.hadoop.mapred.HamUmbilicalBase;
@@ -32,29 +31,37 @@ import org.slf4j.LoggerFactory;
 /**
  * The driver's side of the umbilical: hands out tasks and turns the runners' reports into
  * scheduler decisions, completion events and counters. Only callers authenticated with the job
- * token are served. It may serve before the job is submitted (runners started early, while the
- * client still stages the job: {@link DriverServices}): until {@link #bind} a runner asking
- * for a task waits a little and is told to ask again, and the other calls fail.
+ * token are served. A runner asking for a task when there is none for it is held until there
+ * is ({@link WaitingRunners}). It may serve before the job is submitted (runners started early,
+ * while the client still stages the job: {@link DriverServices}): until {@link #bind} a runner
+ * asking for a task is held, and the other calls fail.
  */
 final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical {
   private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
-  /** How long a runner's getTask waits for the job to be submitted before "ask again". */
-  private static final long BIND_WAIT_MS = 1000;
+  /** The longest a runner's call for a task is held (well within the IPC client's timeout). */
+  static final long MAX_HOLD_MS = 10_000;
   private final RunnerTracker runners;
   private final AttemptIds ids;
   private final String jobIdentity;
-  private final CountDownLatch bound = new CountDownLatch(1);
-  // The job's, set once by bind() (published by the latch).
+  private final WaitingRunners waiting;
+  private volatile boolean bound;
+  // The job's, set once by bind() (published by the volatile write of bound).
   private TaskScheduler scheduler;
   private JobTasks tasks;
   private JobEvents events;
   private JobCounters counters;
   private byte[] sealedCredentials;
 
-  DriverUmbilical(RunnerTracker runners, AttemptIds ids) {
+  /**
+   * @param heartbeatMs the runners' heartbeat timeout (ham.heartbeat.timeout.ms): a held call
+   *     is answered within a third of it, so that a waiting runner is never taken for lost
+   */
+  DriverUmbilical(RunnerTracker runners, AttemptIds ids, long heartbeatMs) {
     this.runners = runners;
     this.ids = ids;
     this.jobIdentity = ids.job().toString();
+    long hold = heartbeatMs > 0 ? Math.min(MAX_HOLD_MS, heartbeatMs / 3) : MAX_HOLD_MS;
+    this.waiting = new WaitingRunners(jobIdentity, this::nextFor, Math.max(hold, 1));
   }
 
   /** The job is submitted: from now on its tasks are handed out. */
@@ -65,11 +72,19 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
     this.events = events;
     this.counters = counters;
     this.sealedCredentials = sealedCredentials;
-    bound.countDown();
+    bound = true;
+    // An attempt ended or the job stopped: a held runner may now get a task, or exit.
+    scheduler.onChange(waiting::signal);
+    waiting.signal();
+  }
+
+  /** The server stops: held calls are left unanswered (their runners find the driver gone). */
+  void close() {
+    waiting.close();
   }
 
   private void requireBound() throws IOException {
-    if (bound.getCount() > 0) {
+    if (!bound) {
       throw new IOException("Job " + ids.job() + " is not submitted yet");
     }
   }
@@ -115,22 +130,33 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
   @Override
   protected JvmTask getTaskForRunner(String runnerId) throws IOException {
     authorize();
-    try {
-      if (!bound.await(BIND_WAIT_MS, TimeUnit.MILLISECONDS)) {
-        runners.contact(runnerId, System.currentTimeMillis());
-        return new JvmTask(null, false);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("Interrupted waiting for job " + ids.job() + " to be submitted", e);
-    }
-    if (scheduler.isFinished()) {
-      return new JvmTask(null, true);
-    }
-    long now = System.currentTimeMillis();
-    if (!runners.contact(runnerId, now)) {
+    if (!runners.contact(runnerId, System.currentTimeMillis())) {
       // Declared lost (silent too long): its attempts went elsewhere, it may be replaced.
       LOG.warn("Task runner {} was declared lost; telling it to exit", runnerId);
+      return new JvmTask(null, true);
+    }
+    JvmTask next = nextFor(runnerId);
+    Server.Call call = Server.getCurCall().get();
+    if (next != null || call == null) {
+      return next != null ? next : WaitingRunners.ASK_AGAIN;
+    }
+    // Nothing for it yet: answered later, from the waiting runners' thread.
+    call.deferResponse();
+    waiting.hold(runnerId, runners.kindOf(runnerId),
+        task -> call.setDeferredResponse(new ObjectWritable(JvmTask.class, task)));
+    return null;
+  }
+
+  /**
+   * The runner's next task; "exit" when the job is over, the runner was lost or its kind has
+   * no more tasks; "ask again" when its node takes no more tasks (blacklisted); null when there
+   * is nothing for it yet (before the job is submitted, or every task of its kind is taken).
+   */
+  private JvmTask nextFor(String runnerId) {
+    if (!bound) {
+      return null;
+    }
+    if (scheduler.isFinished() || runners.isLost(runnerId)) {
       return new JvmTask(null, true);
     }
     RunnerKind kind = runners.kindOf(runnerId);
@@ -140,9 +166,9 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
       LOG.info("Task runner {} retired: no more {} tasks", runnerId, kind);
       return new JvmTask(null, true);
     }
-    AttemptKey key = scheduler.assign(runnerId, kind, now);
+    AttemptKey key = scheduler.assign(runnerId, kind, System.currentTimeMillis());
     if (key == null) {
-      return new JvmTask(null, false);
+      return scheduler.excludes(runnerId) ? WaitingRunners.ASK_AGAIN : null;
     }
     LOG.info("Assigned {} to {}", ids.attempt(key), runnerId);
     events.started(key);

@@ -304,7 +304,7 @@ public final class HamJob extends Thread {
         // Already shutting down.
       }
     }
-    services.server.stop();
+    services.stopServer();
   }
 
   /** The job's end when the JVM goes down: history, record, and what is left on disk. */
@@ -346,7 +346,7 @@ public final class HamJob extends Thread {
         }
       }
       if (services != null) {
-        services.server.stop();
+        services.stopServer();
       }
       RunFiles.clean(conf, dirs, false);
     } catch (Throwable t) {

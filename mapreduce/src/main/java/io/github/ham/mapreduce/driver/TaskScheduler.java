@@ -80,6 +80,8 @@ public final class TaskScheduler {
   private String failure;
   private boolean stopped;
   private Function<TaskKey, String> taskNames = TaskKey::toString;
+  /** Told whenever an attempt ends or the job stops (must not block: it runs under the lock). */
+  private Runnable changed = () -> { };
 
   public TaskScheduler(int numMaps, int numReduces, SchedulingPolicy policy) {
     this(numMaps, numReduces, policy, 0);
@@ -139,6 +141,14 @@ public final class TaskScheduler {
   }
 
   /** How tasks are named in failure messages (the driver uses Hadoop's task ids). */
+  /**
+   * {@code listener} is run whenever an attempt ends or the job stops: what a runner waiting
+   * for a task waits for. It runs under the scheduler's lock, so it must only signal.
+   */
+  public synchronized void onChange(Runnable listener) {
+    this.changed = listener;
+  }
+
   public synchronized void setTaskNames(Function<TaskKey, String> names) {
     this.taskNames = names;
   }
@@ -361,6 +371,7 @@ public final class TaskScheduler {
     endedMillis[i] += Math.max(0, now - info.start);
     runningAttempts[i].remove(info);
     entry(info.key.task()).running.remove(info);
+    changed.run();
   }
 
   /** After an attempt ended unsuccessfully: retry the task, fail it, or let the other run. */
@@ -512,6 +523,12 @@ public final class TaskScheduler {
     if (failure == null && reason != null) {
       failure = reason;
     }
+    changed.run();
+  }
+
+  /** Whether the runner's node takes no more tasks (too many failed attempts there). */
+  public synchronized boolean excludes(String runner) {
+    return blacklist.excludes(RunnerId.nodeOf(runner));
   }
 
   public synchronized boolean isSucceeded() {

@@ -163,12 +163,13 @@ public final class TaskRunner {
   private int loop() throws InterruptedException {
     LOG.info("Task runner {} started", runnerId);
     long lastContact = System.currentTimeMillis();
-    int idle = 0;
+    IdleBackoff idle = new IdleBackoff();
     while (true) {
       if (exiting) {
         return 0;  // the JVM is already ending (System.exit from a task, a signal)
       }
       JvmTask next;
+      long asked = System.currentTimeMillis();
       try {
         next = calls.nextTask();
         lastContact = System.currentTimeMillis();
@@ -186,10 +187,10 @@ public final class TaskRunner {
         return 0;
       }
       if (next == null || next.getTask() == null) {
-        Thread.sleep(Math.min(1000, 100L * (1 + idle++)));
+        Thread.sleep(idle.pauseMs(lastContact - asked));
         continue;
       }
-      idle = 0;
+      idle.reset();
       runTask(next.getTask());
       lastContact = System.currentTimeMillis();
     }

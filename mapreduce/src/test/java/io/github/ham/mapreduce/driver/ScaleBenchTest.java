@@ -33,5 +33,9 @@ class ScaleBenchTest {
     assertTrue(detect >= 0.9 && detect < 5.0, "noticed after the heartbeat timeout: " + detect);
     assertTrue((Double) m.get("dispatches_per_s") > 0);
     assertTrue((Long) m.get("record_bytes") > 0);
+    // Runners with nothing to do while the hung attempt waits are held by the driver (up to a
+    // third of the heartbeat timeout), not answered at once: a held call takes ~333 ms.
+    double idle = ((Number) m.get("rpc_getTask_idle_p50_ms")).doubleValue();
+    assertTrue(idle >= 200, "idle runners' calls are held: median " + idle + " ms");
   }
 }

@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.runner.IdleBackoff;
 import io.github.ham.mapreduce.runner.TaskEndCalls;
 
 import org.apache.hadoop.ipc.RPC;
@@ -44,7 +45,8 @@ import org.apache.hadoop.security.token.Token;
  * {@code ham.runner.java} swaps the main class), with the same arguments and environment (the
  * job token in {@code $HAM_JOB_TOKEN}). Each thread is one runner: its own UGI holding the
  * job token, so its own IPC connection and SASL handshake, the IPC client settings of
- * {@code TaskRunner}, and its loop: getTask (the same back-off when there is nothing to do),
+ * {@code TaskRunner}, and its loop: getTask (held by the driver while it has nothing, with the
+ * runner's {@link IdleBackoff} after an empty answer),
  * then for each attempt, without running it, what a map task says to the umbilical at its
  * end: commitPending + canCommit (a map-only job writing output), its last statusUpdate (with
  * a real map's counters) and done, through the runner's own {@link TaskEndCalls} (so in the
@@ -319,7 +321,7 @@ public final class SimRunners {
   private void loop(RunnerUmbilical driver, String runnerId)
       throws InterruptedException {
     long lastContact = System.currentTimeMillis();
-    int idle = 0;
+    IdleBackoff idle = new IdleBackoff();
     org.apache.hadoop.mapred.JobID job = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     TaskEndCalls calls = new TaskEndCalls(driver, job, pid, runnerId);
     TaskUmbilicalProtocol umbilical = calls.forTask();
@@ -346,11 +348,11 @@ public final class SimRunners {
       if (next == null || next.getTask() == null) {
         latency.get("getTask_idle").add(took);
         idlePolls.incrementAndGet();
-        Thread.sleep(Math.min(1000, 100L * (1 + idle++)));
+        Thread.sleep(idle.pauseMs(took / 1_000_000));
         continue;
       }
       latency.get("getTask").add(took);
-      idle = 0;
+      idle.reset();
       Task task = next.getTask();
       TaskAttemptID attempt = task.getTaskID();
       long now = System.currentTimeMillis();
