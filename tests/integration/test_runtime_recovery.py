@@ -360,11 +360,22 @@ HANGING = MAPPER.replace("import sys\n", "import os, sys, time\n"
                          "    time.sleep(100000)\n", 1)
 
 
+# The reduce waits (60 s at most) until the driver has replaced the timed-out map's runner: the
+# retry itself goes at once to a runner waiting for work, and the job would otherwise end before
+# the exited runner is noticed (streaming exports ham.job.dir, the session, as ham_job_dir).
+REDUCER_AFTER_REPLACEMENT = REDUCER.replace("import sys\n", "import os, sys, time\n"
+                                            "log = os.path.join(os.environ['ham_job_dir'], 'driver.log')\n"
+                                            "end = time.time() + 60\n"
+                                            "while time.time() < end and 'started replacement runner' "
+                                            "not in open(log).read():\n"
+                                            "    time.sleep(0.2)\n", 1)
+
+
 def test_hung_task_is_timed_out_and_retried(cluster, tmp_path):
     d = tmp_path
     write_inputs(d, 3)
     (d / "mapper.py").write_text(HANGING)
-    (d / "reducer.py").write_text(REDUCER)
+    (d / "reducer.py").write_text(REDUCER_AFTER_REPLACEMENT)
     # The timed-out task exits its runner JVM (taskFound=false -> exit 66, as YARN kills the
     # container): the driver caused that exit, so the runner is replaced even with no budget.
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.task.timeout=5000",

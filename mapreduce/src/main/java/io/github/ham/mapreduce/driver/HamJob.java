@@ -140,8 +140,8 @@ public final class HamJob extends Thread {
           () -> stop("the Slurm allocation ended"));
       services.supervisor.check(System.currentTimeMillis());
       // At once, not at the next tick: if this JVM is killed outright, whoever settles the job
-      // needs to know its output directory and the runners' step.
-      record.write(report.record(state, false));
+      // needs to know the runners' step.
+      writeRecord();
       supervise();
       if (stopped) {
         release();  // the job was stopped (JVM going down, allocation ended): it has ended
@@ -207,12 +207,12 @@ public final class HamJob extends Thread {
     if (run > 1) {
       decided = Recovery.committed(output, run);
       output.restore();
-      output.setup();
+      output.setup(this::writeRecord);
       if (decided == null) {
         plan = Recovery.plan(conf, dirs, ids, run, output);
       }
     } else {
-      output.setup();
+      output.setup(this::writeRecord);
     }
     report.setupProgress = 1.0f;
     history.submitted(plan.submitTime() > 0 ? plan.submitTime() : report.startTime,
@@ -224,6 +224,10 @@ public final class HamJob extends Thread {
     }
     report.recovered = plan.done().size();
     return decided;
+  }
+
+  private void writeRecord() {
+    record.write(report.record(state, false));
   }
 
   /** Until the scheduler is done: time out attempts, look after the runners, record status. */

@@ -96,10 +96,16 @@ final class JobOutput {
     return new File(p.toUri().getPath());
   }
 
-  void setup() throws IOException {
+  /**
+   * setupJob. {@code announce} runs once it is known whether the job creates the output
+   * directory and before anything is created: if this JVM dies after setupJob made the
+   * directory, whoever settles the job knows from the status record to remove it.
+   */
+  void setup(Runnable announce) throws IOException {
     Path out = dir();
     // A restored output directory was created by the job (its first run), not by the user.
     outputExisted = !restored && (out == null || out.getFileSystem(conf).exists(out));
+    announce.run();
     if (!outputExisted && !restored) {
       Striping.outputDir(conf, out);  // before setupJob makes _temporary: all inherit the layout
     }

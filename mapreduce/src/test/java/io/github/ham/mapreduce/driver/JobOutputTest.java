@@ -67,6 +67,23 @@ class JobOutputTest {
     committer.commitTask(ctx);
   }
 
+  @Test
+  void whetherTheJobCreatesItsOutputIsAnnouncedBeforeItIsCreated(@TempDir Path tmp)
+      throws Exception {
+    File out = tmp.resolve("out").toFile();
+    JobDirs dirs = new JobDirs(tmp.resolve("jobs/" + JOB).toFile());
+    Files.createDirectories(dirs.root().toPath());
+    JobOutput output = new JobOutput(conf(out, 2, 1), JOB, dirs);
+    boolean[] seen = new boolean[2];
+    output.setup(() -> {
+      seen[0] = output.createsDir();
+      seen[1] = out.exists();
+    });
+    assertTrue(seen[0], "known to be the job's own when announced");
+    assertFalse(seen[1], "announced before setupJob creates it");
+    assertTrue(new File(out, "_temporary").isDirectory());
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   void committedReduceIsRecoveredAcrossAStop(int algorithm, @TempDir Path tmp) throws Exception {
@@ -76,7 +93,7 @@ class JobOutputTest {
 
     JobConf first = conf(out, algorithm, 1);
     JobOutput run1 = new JobOutput(first, JOB, dirs);
-    run1.setup();
+    run1.setup(() -> { });
     commitTask(first, reduce(0, 0), "from run 1\n");
     assertTrue(run1.hold());
     assertFalse(out.exists(), "a stopped job's output is not left half-written");
@@ -85,7 +102,7 @@ class JobOutputTest {
     JobConf second = conf(out, algorithm, 2);
     JobOutput run2 = new JobOutput(second, JOB, dirs);
     run2.restore();
-    run2.setup();
+    run2.setup(() -> { });
     assertTrue(run2.createsDir(), "the restored output is the job's own (removed if it fails)");
     assertTrue(run2.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(reduce(0, 0))));
     if (algorithm == 1) {
@@ -112,7 +129,7 @@ class JobOutputTest {
     Files.createDirectories(dirs.root().toPath());
     JobConf first = conf(out, algorithm, 1);
     JobOutput run1 = new JobOutput(first, JOB, dirs);
-    run1.setup();
+    run1.setup(() -> { });
     commitTask(first, reduce(0, 0), "lost\n");
     run1.abort(true);
     JobOutput run2 = new JobOutput(conf(out, algorithm, 2), JOB, dirs);
@@ -135,7 +152,7 @@ class JobOutputTest {
 
     JobConf first = lustre(conf(out, 1, 1), root);
     JobOutput run1 = new JobOutput(first, JOB, dirs);
-    run1.setup();
+    run1.setup(() -> { });
     assertTrue(out.isDirectory(), "setupJob made the output under the root");
     assertEquals(out.getPath(), run1.localDir());
     commitTask(first, reduce(0, 0), "from run 1\n");
@@ -147,7 +164,7 @@ class JobOutputTest {
     JobOutput run2 = new JobOutput(second, JOB, dirs);
     run2.restore();
     assertTrue(out.isDirectory(), "restored under the root");
-    run2.setup();
+    run2.setup(() -> { });
     assertTrue(run2.recoverTask(org.apache.hadoop.mapred.TaskAttemptID.downgrade(reduce(0, 0))));
     commitTask(second, reduce(1, 1000), "from run 2\n");
     run2.commit();
