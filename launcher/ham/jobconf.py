@@ -86,6 +86,12 @@ def runner_classpath(hadoop: Hadoop, jobdir: JobDir, ham_jar: str,
     return ":".join([str(jobdir.conf), ham_jar, hadoop_cp])
 
 
+def client_classpath(hadoop: Hadoop, command_env: Mapping[str, str]) -> str:
+    """Class path of the `hadoop` JVMs of a command run in command_env (its HADOOP_CONF_DIR
+    and HADOOP_CLASSPATH), as the installation's script forms it."""
+    return proc.run([str(hadoop.bin()), "classpath"], env=command_env).stdout.strip()
+
+
 def local_address_towards(addr: str) -> str:
     """The local IP on the route to addr (a UDP connect sends nothing)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:

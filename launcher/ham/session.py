@@ -108,7 +108,7 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
     runner_opts = settings["runner_java_opts"]
     if hadoop.kind == "bundled" and settings["runner_cds"] == "on":
         jars, dirs = cds.split_classpath(runners_cp)
-        shared = cds.archive(bundle_dir(settings), java, jars, settings["shared_root"])
+        shared = cds.archive("runner", bundle_dir(settings), java, jars, settings["shared_root"])
         if shared:
             # The archive's class path first, as the JVM requires; the job's conf/ after it.
             runners_cp = ":".join(jars + dirs)
@@ -120,7 +120,17 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
     jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"],
                        hadoop, bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)
-    return Prepared(jd, jobconf.job_environment(env, jd, hadoop, jar, java_home))
+    command_env = jobconf.job_environment(env, jd, hadoop, jar, java_home)
+    if hadoop.kind == "bundled" and settings["client_cds"] == "on":
+        # The archive holds the jars the client's class path starts with (the bundle's script
+        # lists its directories after them).
+        jars = cds.leading_jars(jobconf.client_classpath(hadoop, command_env))
+        shared = cds.archive("client", bundle_dir(settings), java, jars, settings["shared_root"])
+        if shared:
+            # Ahead of the user's own options, which win.
+            command_env["HADOOP_CLIENT_OPTS"] = " ".join(
+                o for o in (cds.java_opts(shared), env.get("HADOOP_CLIENT_OPTS", "")) if o)
+    return Prepared(jd, command_env)
 
 
 def _java(settings: Settings, env: Mapping[str, str]) -> tuple[str, str]:

@@ -142,6 +142,12 @@ SCHEMA: tuple[Setting, ...] = (
             "that they connect and run their first tasks sooner (bench/results/cds-trial); "
             "with it the runners' class path lists the jars before the job's conf/. 'off': no "
             "archive."),
+    Setting("client_cds", "on", _parse_choice("on", "off"),
+            "Class-data sharing for a job's client JVM (`hadoop jar`, with HAM's driver in it) "
+            "with the bundled Hadoop: 'on' makes an archive of the classes a client loads "
+            "(once per Java and bundle, ~45 MB, beside the runners' archive) and passes it in "
+            "HADOOP_CLIENT_OPTS, so that the client submits the job sooner "
+            "(bench/results/client-cds). 'off': no archive."),
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),

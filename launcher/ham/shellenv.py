@@ -13,12 +13,13 @@ from ham.jobconf import HOME_ALIASES
 
 SHELLS = {"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh", "ksh": "sh",
           "csh": "csh", "tcsh": "csh"}
-# What `ham env` exports: the job directory and what a Hadoop installation sets. PATH and
+# What `ham env` exports: the job directory, what a Hadoop installation sets, and the client's
+# class-data archive in HADOOP_CLIENT_OPTS (setting client_cds). PATH and
 # HADOOP_CLASSPATH are lists: --cleanup takes HAM's entries out of them (the user may have
 # changed them since); the others get back the value they had before (RESTORE).
 LISTS = ("HADOOP_CLASSPATH", "PATH")
 VALUES = (contract.ENV_JOB_DIR, "HADOOP_CONF_DIR", "HADOOP_HOME", "HADOOP_MAPRED_HOME",
-          *HOME_ALIASES, "JAVA_HOME")
+          *HOME_ALIASES, "JAVA_HOME", "HADOOP_CLIENT_OPTS")
 EXPORTED = VALUES + LISTS
 # Where `ham env` keeps what it changed, as JSON: {"values": {name: value before, or null when
 # unset}, "path": [the PATH entries it added]}.

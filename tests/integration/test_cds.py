@@ -2,7 +2,8 @@
 runners start with the archive (with -Xshare:on a runner whose archive does not map fails to
 start, so the job could not succeed), the jars come before the job's conf/ in their class path,
 the output is the same; an archive that does not map (here damaged) never fails a job; with
-runner_cds = "off" nothing of it."""
+runner_cds = "off" nothing of it. For the client JVM (client_cds): a real `hadoop jar` maps
+Hadoop's and HAM's driver classes from its archive, and with client_cds = "off" from none."""
 
 from __future__ import annotations
 
@@ -28,6 +29,44 @@ def wordcount(tmp_path: Path, shared_root: Path, cluster: dict[str, str], jars: 
                 env={**cluster, "HAM_SHARED_ROOT": str(shared_root), **env})
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     return runner_conf(shared_root)
+
+
+def client_classes(tmp_path: Path, cluster: dict[str, str], jars: dict[str, Path], name: str,
+                   **env: str) -> dict[str, str]:
+    """The classes the client JVM of a wordcount loaded, each with where from (-Xlog:class+load;
+    with -Xshare:on the JVM does not start unless the archives it is given map)."""
+    log = tmp_path / f"{name}.classes"
+    shared_root = tmp_path / name
+    shared_root.mkdir()
+    r = run_ham("run", "-N", "1", "--", "hadoop", "jar", str(jars["examples"]), "wordcount",
+                str(tmp_path / "in"), str(tmp_path / f"out-{name}"), cwd=tmp_path,
+                env={**cluster, "HAM_SHARED_ROOT": str(shared_root), **env,
+                     "HADOOP_CLIENT_OPTS": f"-Xshare:on -Xlog:class+load=info:file={log}"})
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    loaded = {}
+    for line in log.read_text().splitlines():
+        name_, _, source = line.split("] ", 1)[-1].partition(" source: ")
+        loaded[name_] = source
+    return loaded
+
+
+def test_client_shares_classes_from_its_archive(cluster, tmp_path, hadoop_jars):
+    write_corpus(tmp_path / "in")
+    on = client_classes(tmp_path, cluster, hadoop_jars, "on")
+    shared = [c for c, source in on.items() if source == "shared objects file"]
+    # Hadoop's client and job submission, and HAM's driver, from the archive (the JDK's default
+    # archive holds none of them).
+    assert "org.apache.hadoop.mapreduce.JobSubmitter" in shared
+    assert sum(c.startswith("io.github.ham.mapreduce.driver.") for c in shared) > 20, shared
+    assert len(shared) > 3000 and len(shared) > 10 * (len(on) - len(shared)), len(shared)
+    # The job's own classes are not in it: they come from its jar.
+    assert "shared objects file" not in on["org.apache.hadoop.examples.WordCount"]
+
+    off = client_classes(tmp_path, cluster, hadoop_jars, "off", HAM_CLIENT_CDS="off")
+    assert not [c for c, source in off.items() if c.startswith(("org.apache.hadoop.", "io.github"))
+                and source == "shared objects file"]
+    part = "part-r-00000"
+    assert (tmp_path / "out-on" / part).read_bytes() == (tmp_path / "out-off" / part).read_bytes()
 
 
 def test_runners_share_classes_from_the_archive(cluster, tmp_path, hadoop_jars):

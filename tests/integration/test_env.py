@@ -14,10 +14,11 @@ from tests.integration.test_hadoop_and_doctor import read_counts, write_corpus
 
 SCRIPTS = {
     "bash": ('export HADOOP_PREFIX=/opt/elsewhere && eval "$({ham} env)" && test -n "$HAM_JOB_DIR" && '
-             'echo "HOME=$HADOOP_HOME PREFIX=$HADOOP_PREFIX" && '
+             'echo "HOME=$HADOOP_HOME PREFIX=$HADOOP_PREFIX" && echo "OPTS=$HADOOP_CLIENT_OPTS" && '
              'yarn jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
              'eval "$({ham} env --cleanup)" && echo "AFTER=${{HAM_JOB_DIR:-unset}}" && '
-             'echo "RESTORED=${{HADOOP_HOME:-unset}} $HADOOP_PREFIX $(command -v yarn || echo no-yarn)"'),
+             'echo "RESTORED=${{HADOOP_HOME:-unset}} $HADOOP_PREFIX $(command -v yarn || echo no-yarn)" && '
+             'echo "OPTS_AFTER=${{HADOOP_CLIENT_OPTS:-unset}}"'),
     "tcsh": ('eval "`{ham} env --shell tcsh`" && '
              'hadoop jar {jar} wordcount {inp} {out} && echo "JOBDIR=$HAM_JOB_DIR" && '
              'eval "`{ham} env --shell tcsh --cleanup`" && '
@@ -47,6 +48,10 @@ def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_
         home = next(line for line in r.stdout.splitlines() if line.startswith("HOME="))
         assert home.split()[0][5:] == home.split()[1][7:] and home.split()[0].endswith("/dist")
         assert "RESTORED=unset /opt/elsewhere no-yarn" in r.stdout
+        # The client's class-data archive (client_cds), and none after --cleanup.
+        opts = next(line for line in r.stdout.splitlines() if line.startswith("OPTS="))
+        assert "-XX:SharedArchiveFile=" in opts and "/client-" in opts, opts
+        assert "OPTS_AFTER=unset" in r.stdout
     # --cleanup applied retention 'logs': configuration kept, intermediate data gone.
     assert not (Path(job_dir) / "staging").exists()
     # The job ran on HAM's runners across the allocation (the framework `ham env` renders),

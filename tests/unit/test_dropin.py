@@ -78,13 +78,19 @@ def test_classpath_and_envvars_follow_the_layout(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HADOOP_CONF_DIR": str(tmp_path), "HADOOP_CLASSPATH": "/u.jar"}
     cp = run([DIST / "bin" / "hadoop", "classpath"], env=env).stdout.strip().split(":")
     share = DIST.resolve() / "share" / "hadoop"
-    assert cp[0] == str(tmp_path) and cp[-1] == "/u.jar"
-    assert cp.index(f"{share}/common/lib/*") < cp.index(f"{share}/mapreduce/*")
-    assert str(DIST.resolve() / "ham-mapreduce.jar") in cp
+    # The jars one by one (sorted, as class-data sharing needs one order), then the
+    # directories, then HADOOP_CLASSPATH.
+    jars = [p for p in cp if p.endswith(".jar")][:-1]
+    assert cp[:len(jars)] == jars and cp[-1] == "/u.jar"
+    assert cp[len(jars):-1] == [str(tmp_path), f"{share}/hdfs", f"{share}/yarn"]
+    common_lib = [p for p in jars if p.startswith(f"{share}/common/lib/")]
+    assert common_lib == sorted(common_lib) and jars[:len(common_lib)] == common_lib
+    assert jars.index(common_lib[-1]) < min(i for i, p in enumerate(jars) if p.startswith(f"{share}/mapreduce/"))
+    assert jars[-1] == str(DIST.resolve() / "ham-mapreduce.jar")
     assert not any("tools" in p for p in cp)  # as Apache's: the tools are not on it
     first = run([DIST / "bin" / "hadoop", "classpath"],
-                env={**env, "HADOOP_USER_CLASSPATH_FIRST": "1"}).stdout.split(":")
-    assert first[:2] == [str(tmp_path), "/u.jar"]
+                env={**env, "HADOOP_USER_CLASSPATH_FIRST": "1"}).stdout.strip().split(":")
+    assert first[0] == "/u.jar" and first[1:] == cp[:-1]
     envvars = run([DIST / "bin" / "hadoop", "envvars"], env=env).stdout
     assert f"HADOOP_TOOLS_HOME='{DIST.resolve()}'" in envvars
     assert "HADOOP_TOOLS_LIB_JARS_DIR='share/hadoop/tools/lib'" in envvars

@@ -53,23 +53,32 @@ hadoop_java() {
     fi
 }
 
-# The class path of Apache's `hadoop classpath`, for this layout; HADOOP_CLASSPATH after it
-# (before it with HADOOP_USER_CLASSPATH_FIRST), as hadoop_add_to_classpath_userpath does.
+# The class path of Apache's `hadoop classpath`, for this layout, in the order class-data
+# sharing needs (setting client_cds): the installation's jars one by one, sorted, then the
+# directories (the configuration's, share/hadoop/{hdfs,yarn}), as the JVM maps an archive only
+# for the class path it was made with, and only with no directory ahead of the archive's jars.
+# No jar here has a *-site.xml; the one log4j.properties (a tests jar's) yields to the
+# configuration's (hadoop_main). HADOOP_CLASSPATH comes after them (first of all with
+# HADOOP_USER_CLASSPATH_FIRST), as hadoop_add_to_classpath_userpath does.
 hadoop_classpath() {
-    local share="$HADOOP_HOME/share/hadoop" cp
-    cp="$HADOOP_CONF_DIR"
-    if [ -n "${HADOOP_CLASSPATH:-}" ] && [ -n "${HADOOP_USER_CLASSPATH_FIRST:-}" ]; then
-        cp="$cp:$HADOOP_CLASSPATH"
-    fi
-    cp="$cp:$share/common/lib/*:$share/common/*:$share/hdfs:$share/hdfs/lib/*:$share/hdfs/*"
-    cp="$cp:$share/mapreduce/*:$share/yarn:$share/yarn/lib/*:$share/yarn/*"
+    local share="$HADOOP_HOME/share/hadoop" cp="" dir jar LC_ALL=C   # C: one glob order for all
+    for dir in common/lib common hdfs/lib hdfs mapreduce yarn/lib yarn; do
+        for jar in "$share/$dir"/*.jar; do
+            [ -f "$jar" ] && cp="$cp:$jar"
+        done
+    done
     # HAM's bundled installation carries HAM's jar: `mapred job` and `yarn application` find
     # HAM's jobs with it, and a job's configuration (mapreduce.framework.name=ham) needs it.
     if [ -f "$HADOOP_HOME/ham-mapreduce.jar" ]; then
         cp="$cp:$HADOOP_HOME/ham-mapreduce.jar"
     fi
-    if [ -n "${HADOOP_CLASSPATH:-}" ] && [ -z "${HADOOP_USER_CLASSPATH_FIRST:-}" ]; then
-        cp="$cp:$HADOOP_CLASSPATH"
+    cp="${cp#:}:$HADOOP_CONF_DIR:$share/hdfs:$share/yarn"
+    if [ -n "${HADOOP_CLASSPATH:-}" ]; then
+        if [ -n "${HADOOP_USER_CLASSPATH_FIRST:-}" ]; then
+            cp="$HADOOP_CLASSPATH:$cp"
+        else
+            cp="$cp:$HADOOP_CLASSPATH"
+        fi
     fi
     CLASSPATH=$cp
 }
@@ -138,6 +147,10 @@ hadoop_main() {
     if [ -n "$heap" ]; then
         [[ "$heap" =~ ^[0-9]+$ ]] && heap="${heap}m"
         opts+=("-Xmx$heap")
+    fi
+    # The configuration's log4j.properties, though jars come first in the class path.
+    if [ -f "$HADOOP_CONF_DIR/log4j.properties" ]; then
+        opts+=("-Dlog4j.configuration=file:$HADOOP_CONF_DIR/log4j.properties")
     fi
     # HADOOP_OPTS and HADOOP_CLIENT_OPTS are word-split, as Apache's scripts do.
     # shellcheck disable=SC2206
