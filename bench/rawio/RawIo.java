@@ -1,10 +1,16 @@
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * One plain Java writer or reader of a file in TestDFSIO's 1,000,000-byte requests (writes
  * TestDFSIO's bytes, not zeros), printing its seconds: what a JVM gets from this disk without
- * Hadoop. Usage: java RawIo write|read FILE MB
+ * Hadoop. Usage: java RawIo write|read|mmap FILE MB. {@code read} reads with read(2) into a
+ * native buffer that the JVM copies into the array; {@code mmap} maps the file in 64 MB windows
+ * and copies from the mapping into the array (one copy, as dd's read(2) makes).
  */
 public class RawIo {
   public static void main(String[] a) throws Exception {
@@ -18,6 +24,17 @@ public class RawIo {
       try (FileOutputStream o = new FileOutputStream(a[1])) {
         for (long w = 0; w < n; w += b.length) {
           o.write(b, 0, (int) Math.min(b.length, n - w));
+        }
+      }
+    } else if (a[0].equals("mmap")) {
+      try (FileChannel ch = FileChannel.open(Path.of(a[1]), StandardOpenOption.READ)) {
+        long size = ch.size();
+        for (long pos = 0; pos < size; pos += 64L << 20) {
+          MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, pos,
+              Math.min(64L << 20, size - pos));
+          while (m.hasRemaining()) {
+            m.get(b, 0, Math.min(b.length, m.remaining()));
+          }
         }
       }
     } else {

@@ -3,6 +3,8 @@
 # parallel, 2 GB each, every step from a page cache dropped SETTLE seconds before (as the
 # bench's dfsio case, hambench/chain.py cold_cache), writes until `sync` returns. Shows what
 # a JVM's own I/O reaches here, so TestDFSIO's gap to dd can be placed (bench/README.md).
+# Tools: java (FileInputStream/FileOutputStream), java-mmap (written as java, read through
+# 64 MB mappings), dd.
 #   bash bench/rawio/run.sh [ROUNDS] [DIR]   (root: drops the page cache)  > OUT.md
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,16 +18,17 @@ echo
 echo "| round | tool | write MB/s (incl. sync) | read MB/s |"
 echo "|---|---|---|---|"
 for r in $(seq "$rounds"); do
-  for tool in java dd; do
+  for tool in java java-mmap dd; do
     rm -f "$dir"/f?; cold; t0=$(now)
     for i in 0 1 2; do
-      if [ $tool = java ]; then java -cp "$dir/classes" RawIo write "$dir/f$i" $mb >/dev/null &
+      if [ $tool != dd ]; then java -cp "$dir/classes" RawIo write "$dir/f$i" $mb >/dev/null &
       else dd if=/dev/zero of="$dir/f$i" bs=1M count=$mb conv=fdatasync status=none & fi
     done
     wait; sync; w=$(echo "3*$mb/($(now)-$t0)" | bc)
     cold; t0=$(now)
     for i in 0 1 2; do
       if [ $tool = java ]; then java -cp "$dir/classes" RawIo read "$dir/f$i" $mb >/dev/null &
+      elif [ $tool = java-mmap ]; then java -cp "$dir/classes" RawIo mmap "$dir/f$i" $mb >/dev/null &
       else dd if="$dir/f$i" of=/dev/null bs=1M status=none & fi
     done
     wait; rd=$(echo "3*$mb/($(now)-$t0)" | bc)
