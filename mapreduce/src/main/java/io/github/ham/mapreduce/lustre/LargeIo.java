@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import org.apache.hadoop.fs.BufferedFSInputStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.BufferedIOStatisticsOutputStream;
 
 /**
@@ -31,9 +32,14 @@ final class LargeIo {
   private LargeIo() {
   }
 
-  /** Wraps an unbuffered RawLocalFileSystem stream (opened with buffer size 1) in ours. */
-  static FSDataInputStream input(FSDataInputStream raw, int bufferSize) throws IOException {
-    return new FSDataInputStream(new Input(new Unbuffered(raw), bufferSize));
+  /**
+   * Wraps an unbuffered RawLocalFileSystem stream (opened with buffer size 1) in ours; with
+   * {@code mapped}, large reads copy from mappings of the file instead ({@link MappedReads}),
+   * counted in {@code stats} as the stream's own reads are.
+   */
+  static FSDataInputStream input(FSDataInputStream raw, int bufferSize, MappedReads mapped,
+      FileSystem.Statistics stats) throws IOException {
+    return new FSDataInputStream(new Input(new Unbuffered(raw), bufferSize, mapped, stats));
   }
 
   static OutputStream output(OutputStream file, int bufferSize) {
@@ -42,18 +48,45 @@ final class LargeIo {
 
   /** A large read buffer that large reads go around. */
   static final class Input extends BufferedFSInputStream {
-    Input(FSInputStream in, int size) {
+    private final MappedReads mapped;
+    private final FileSystem.Statistics stats;
+
+    Input(FSInputStream in, int size, MappedReads mapped, FileSystem.Statistics stats) {
       super(in, size);
+      this.mapped = mapped;
+      this.stats = stats;
     }
 
     @Override
     public synchronized int read(byte[] b, int off, int len) throws IOException {
       if (len >= DIRECT && pos >= count && markpos < 0) {
-        long at = ((FSInputStream) in).getPos();
+        FSInputStream file = (FSInputStream) in;
+        long at = file.getPos();
+        if (mapped != null) {
+          int n = mapped.read(at, b, off, len);
+          if (n > 0) {
+            file.seek(at + n);  // the stream's position follows, for getPos and small reads
+            if (stats != null) {
+              stats.incrementBytesRead(n);  // as RawLocalFileSystem's stream counts its reads
+            }
+            return n;
+          }
+        }
         int aligned = (int) (((at + len) & -PAGE) - at);
         return in.read(b, off, aligned >= DIRECT ? aligned : len);
       }
       return super.read(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        super.close();
+      } finally {
+        if (mapped != null) {
+          mapped.close();
+        }
+      }
     }
   }
 

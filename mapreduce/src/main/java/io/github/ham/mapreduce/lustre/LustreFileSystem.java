@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * files and no CRC per 512 bytes (Lustre and its network check their own data; a job that
  * wants end-to-end checksums can use file:// or write checksummed formats), and large I/O:
  * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
- * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}).
+ * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}),
+ * reads copying from memory mappings of the file ({@link MappedReads};
+ * {@link HamConfig#LUSTRE_READ_MMAP}).
  * Status comes from one stat in the JVM
  * ({@link PosixFileStatus}); block locations name no hosts (every node reads every stripe
  * equally well, so there is no locality to report); block sizes follow the stripe layout.
@@ -57,6 +59,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
   private File root;
   private Path workingDir;
   private int bufferSize = HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE;
+  private boolean mappedReads = HamConfig.DEFAULT_LUSTRE_READ_MMAP;
   private Blocks blocks;
   private boolean rootOnLustre;
   private StripeRules fileStripes = StripeRules.parse("");
@@ -88,6 +91,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
     root = r;
     bufferSize = Math.max(conf.getInt(HamConfig.LUSTRE_BUFFER_SIZE,
         HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE), 4096);
+    mappedReads = conf.getBoolean(HamConfig.LUSTRE_READ_MMAP, HamConfig.DEFAULT_LUSTRE_READ_MMAP);
     fileStripes = StripeRules.parse(conf.get(HamConfig.LUSTRE_FILE_STRIPES));
     striping = new Striping(conf);
     rootOnLustre = striping.onLustre(root);
@@ -234,7 +238,9 @@ public class LustreFileSystem extends RawLocalFileSystem {
   @Override
   public FSDataInputStream open(Path f, int size) throws IOException {
     // RawLocalFileSystem's stream with a 1-byte buffer (every read goes around it) in ours.
-    return LargeIo.input(super.open(f, 1), buffer(size));
+    FSDataInputStream raw = super.open(f, 1);
+    return LargeIo.input(raw, buffer(size), mappedReads ? new MappedReads(pathToFile(f)) : null,
+        statistics);
   }
 
   @Override

@@ -2,12 +2,16 @@ package io.github.ham.mapreduce.lustre;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
+import io.github.ham.mapreduce.common.HamConfig;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -88,7 +92,9 @@ class LargeIoTest {
   void largeReadsEndOnAPage() throws Exception {
     byte[] data = new byte[3_000_000];
     new Random(3).nextBytes(data);
-    try (FileSystem fs = LustreFileSystemTest.lustre(LustreFileSystemTest.conf(tmp))) {
+    Configuration conf = LustreFileSystemTest.conf(tmp);
+    conf.setBoolean(HamConfig.LUSTRE_READ_MMAP, false);  // read(2), as a site may choose
+    try (FileSystem fs = LustreFileSystemTest.lustre(conf)) {
       try (FSDataOutputStream out = fs.create(new Path("/f"))) {
         out.write(data);
       }
@@ -104,6 +110,80 @@ class LargeIoTest {
         assertEquals(List.of(999_424L, 1_998_848L, 2_998_272L, 3_000_000L), ends);
         assertArrayEquals(data, got.toByteArray());
       }
+    }
+  }
+
+  @Test
+  void largeReadsCopyFromMappingsAndCountAsReads() throws Exception {
+    byte[] data = new byte[3_000_000];
+    new Random(4).nextBytes(data);
+    for (boolean mmap : new boolean[] {true, false}) {
+      Configuration conf = LustreFileSystemTest.conf(tmp);
+      conf.setBoolean(HamConfig.LUSTRE_READ_MMAP, mmap);
+      try (FileSystem fs = LustreFileSystemTest.lustre(conf)) {
+        LustreFileSystemTest.write(fs, new Path("/m"), data);
+        FileSystem.Statistics stats = FileSystem.getStatistics("lustre", fs.getClass());
+        long before = stats.getBytesRead();
+        try (FSDataInputStream in = fs.open(new Path("/m"))) {
+          byte[] buf = new byte[1_000_000];
+          ByteArrayOutputStream got = new ByteArrayOutputStream();
+          List<Long> ends = new ArrayList<>();
+          int n;
+          while ((n = in.read(buf, 0, buf.length)) > 0) {
+            got.write(buf, 0, n);
+            ends.add(in.getPos());
+          }
+          // Mapped: whole requests (no page trimming needed); read(2): trimmed to pages.
+          assertEquals(mmap ? List.of(1_000_000L, 2_000_000L, 3_000_000L)
+              : List.of(999_424L, 1_998_848L, 2_998_272L, 3_000_000L), ends);
+          assertArrayEquals(data, got.toByteArray());
+        }
+        assertEquals(data.length, stats.getBytesRead() - before);  // job counters see them
+      }
+    }
+  }
+
+  @Test
+  void mappedReadsCrossWindowsAndSeeTheFileGrow() throws Exception {
+    java.io.File f = tmp.resolve("g").toFile();
+    byte[] data = new byte[(1 << 20) + 5000];
+    new Random(5).nextBytes(data);
+    java.nio.file.Files.write(f.toPath(), java.util.Arrays.copyOf(data, 700_000));
+    try (MappedReads m = new MappedReads(f, 256 << 10)) {
+      byte[] got = new byte[data.length];
+      int pos = 0;
+      int n;
+      while ((n = m.read(pos, got, pos, 300_000)) > 0) {  // stops at each window's end
+        int windowEnd = Math.min(pos - pos % (256 << 10) + (256 << 10), 700_000);
+        assertEquals(Math.min(300_000, windowEnd - pos), n);
+        pos += n;
+      }
+      assertEquals(700_000, pos);
+      try (OutputStream out = new java.io.FileOutputStream(f, true)) {
+        out.write(data, 700_000, data.length - 700_000);
+      }
+      while ((n = m.read(pos, got, pos, Math.min(300_000, data.length - pos))) > 0) {
+        pos += n;
+      }
+      assertEquals(data.length, pos);
+      assertArrayEquals(data, got);
+      assertEquals(-1, m.read(pos, got, 0, 10));
+    }
+  }
+
+  @Test
+  void aFileTruncatedUnderItsMappingFailsTheReadWithAnIoException() throws Exception {
+    java.io.File f = tmp.resolve("t").toFile();
+    java.nio.file.Files.write(f.toPath(), new byte[1 << 20]);
+    try (MappedReads m = new MappedReads(f)) {
+      byte[] b = new byte[4096];
+      assertEquals(4096, m.read(0, b, 0, 4096));
+      try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f, "rw")) {
+        raf.setLength(0);
+      }
+      java.io.IOException e = assertThrows(java.io.IOException.class,
+          () -> m.read(512 << 10, b, 0, 4096));
+      assertTrue(e.getMessage().contains("shrank to 0 bytes"), e.getMessage());
     }
   }
 }
