@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.lustre;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.attribute.GroupPrincipal;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
  * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}),
  * reads copying from memory mappings of the file ({@link MappedReads};
- * {@link HamConfig#LUSTRE_READ_MMAP}).
+ * {@link HamConfig#LUSTRE_READ_MMAP}), a large file's writes past its first 16 MiB going
+ * with direct I/O ({@link DirectWrites}; {@link HamConfig#LUSTRE_WRITE_DIRECT_AFTER}).
  * Status comes from one stat in the JVM
  * ({@link PosixFileStatus}); block locations name no hosts (every node reads every stripe
  * equally well, so there is no locality to report); block sizes follow the stripe layout.
@@ -60,6 +62,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
   private Path workingDir;
   private int bufferSize = HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE;
   private boolean mappedReads = HamConfig.DEFAULT_LUSTRE_READ_MMAP;
+  private long directAfter = HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER;
   private Blocks blocks;
   private boolean rootOnLustre;
   private StripeRules fileStripes = StripeRules.parse("");
@@ -92,6 +95,8 @@ public class LustreFileSystem extends RawLocalFileSystem {
     bufferSize = Math.max(conf.getInt(HamConfig.LUSTRE_BUFFER_SIZE,
         HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE), 4096);
     mappedReads = conf.getBoolean(HamConfig.LUSTRE_READ_MMAP, HamConfig.DEFAULT_LUSTRE_READ_MMAP);
+    directAfter = conf.getLong(HamConfig.LUSTRE_WRITE_DIRECT_AFTER,
+        HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER);
     fileStripes = StripeRules.parse(conf.get(HamConfig.LUSTRE_FILE_STRIPES));
     striping = new Striping(conf);
     rootOnLustre = striping.onLustre(root);
@@ -294,8 +299,10 @@ public class LustreFileSystem extends RawLocalFileSystem {
       throw new IOException("Mkdirs failed to create " + parent);
     }
     layOut(f);
-    return new FSDataOutputStream(LargeIo.output(createOutputStreamWithMode(f, false,
-        permission), buffer(size)), statistics);
+    int buffer = buffer(size);
+    OutputStream file = new DirectWrites(createOutputStreamWithMode(f, false, permission),
+        pathToFile(f).toPath(), directAfter, buffer);
+    return new FSDataOutputStream(LargeIo.output(file, buffer), statistics);
   }
 
   @Override
