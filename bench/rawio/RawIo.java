@@ -8,9 +8,12 @@ import java.nio.file.StandardOpenOption;
 /**
  * One plain Java writer or reader of a file in TestDFSIO's 1,000,000-byte requests (writes
  * TestDFSIO's bytes, not zeros), printing its seconds: what a JVM gets from this disk without
- * Hadoop. Usage: java RawIo write|read|mmap FILE MB. {@code read} reads with read(2) into a
- * native buffer that the JVM copies into the array; {@code mmap} maps the file in 64 MB windows
- * and copies from the mapping into the array (one copy, as dd's read(2) makes).
+ * Hadoop. Usage: java RawIo write|direct|read|mmap FILE MB. {@code write} writes with write(2)
+ * from a native buffer the JVM copies the array into; {@code direct} copies the arrays into a
+ * 4 MiB aligned buffer written with O_DIRECT (as lustre:// writes a large file, DirectWrites);
+ * {@code read} reads with read(2) into a native buffer that the JVM copies into the array;
+ * {@code mmap} maps the file in 64 MB windows and copies from the mapping into the array (one
+ * copy, as dd's read(2) makes; as lustre:// reads, MappedReads).
  */
 public class RawIo {
   public static void main(String[] a) throws Exception {
@@ -24,6 +27,37 @@ public class RawIo {
       try (FileOutputStream o = new FileOutputStream(a[1])) {
         for (long w = 0; w < n; w += b.length) {
           o.write(b, 0, (int) Math.min(b.length, n - w));
+        }
+      }
+    } else if (a[0].equals("direct")) {
+      try (FileChannel ch = FileChannel.open(Path.of(a[1]), StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
+          com.sun.nio.file.ExtendedOpenOption.DIRECT)) {
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect((4 << 20) + 4096)
+            .alignedSlice(4096).limit(4 << 20);
+        long at = 0;
+        for (long w = 0; w < n; w += b.length) {
+          int len = (int) Math.min(b.length, n - w);
+          for (int off = 0; off < len; ) {
+            int k = Math.min(len - off, buf.remaining());
+            buf.put(b, off, k);
+            off += k;
+            if (!buf.hasRemaining()) {
+              buf.flip();
+              while (buf.hasRemaining()) {
+                at += ch.write(buf, at);
+              }
+              buf.clear();
+            }
+          }
+        }
+        if (buf.position() > 0) {  // the last block padded, then the file cut back
+          int end = buf.position();
+          buf.limit((end + 4095) & -4096).position(0);
+          while (buf.hasRemaining()) {
+            at += ch.write(buf, at);
+          }
+          ch.truncate(n);
         }
       }
     } else if (a[0].equals("mmap")) {

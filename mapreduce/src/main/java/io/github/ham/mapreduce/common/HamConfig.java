@@ -153,12 +153,16 @@ public final class HamConfig {
   public static final int DEFAULT_LUSTRE_BUFFER_SIZE = 4 << 20;
   /**
    * Whether large reads (256 KiB and more) of lustre:// files copy from memory mappings of the
-   * file instead of calling read(2): one copy of every byte instead of two (cold parallel reads
-   * here: 0.99-1.07 of dd against 0.92-0.96, bench/results/rawio.md). A site whose Lustre
-   * client maps files slowly can turn it off.
+   * file instead of calling read(2): one copy of every byte instead of two, but the bytes come
+   * in by page faults, whose read-ahead the kernel drives less well than read(2)'s. Off by
+   * default: cold parallel reads on the development machine went either way from one day to
+   * the next (mappings 0.99-1.07 of dd against read(2)'s 0.88-0.93 one day, 0.74 against 0.86
+   * the next, and 0.85 against 0.98 alternated on the same files: bench/results/rawio.md,
+   * rawio-reads.md), and read(2)'s worst was the better one. A site can compare both with
+   * TestDFSIO -read.
    */
   public static final String LUSTRE_READ_MMAP = "ham.lustre.read.mmap";
-  public static final boolean DEFAULT_LUSTRE_READ_MMAP = true;
+  public static final boolean DEFAULT_LUSTRE_READ_MMAP = false;
   /**
    * Bytes of a file created through lustre:// written through the page cache; the rest is
    * written with direct I/O (O_DIRECT) in blocks of ham.lustre.buffer.size: one copy of every

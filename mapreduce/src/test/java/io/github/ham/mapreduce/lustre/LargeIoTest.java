@@ -93,7 +93,7 @@ class LargeIoTest {
     byte[] data = new byte[3_000_000];
     new Random(3).nextBytes(data);
     Configuration conf = LustreFileSystemTest.conf(tmp);
-    conf.setBoolean(HamConfig.LUSTRE_READ_MMAP, false);  // read(2), as a site may choose
+    conf.setBoolean(HamConfig.LUSTRE_READ_MMAP, false);  // read(2), the default, stated
     try (FileSystem fs = LustreFileSystemTest.lustre(conf)) {
       try (FSDataOutputStream out = fs.create(new Path("/f"))) {
         out.write(data);
