@@ -27,6 +27,7 @@ SCALE = WORK / "scale"
 TEST_CLASSES = REPO / "mapreduce" / "target" / "test-classes"
 CLASSES_SNAPSHOT = WORK / "scale-classes"
 MAIN = "io.github.ham.mapreduce.driver.ScaleBench"
+DRIVER_NICE = 10
 
 
 def variant(maps: int, runners: int) -> str:
@@ -71,8 +72,11 @@ def classpath(dist: Path, classes: Path, conf: Path) -> str:
 def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
             heartbeat_ms: int, warmup: int = 2000, extra_conf: list[str] | None = None,
             connect_ramp_ms: int = -1, timeout: float = 3600) -> dict[str, Any]:
-    """One configuration in a fresh JVM (niced: the machine is shared); returns ScaleBench's
-    JSON ({metrics, config, failures, done_per_10ms})."""
+    """One configuration in a fresh JVM; returns ScaleBench's JSON ({metrics, config,
+    failures, done_per_10ms}). The driver's JVM runs at nice DRIVER_NICE (the machine is
+    shared) and ScaleBench starts the runner JVMs 9 below it, at 19: a driver at 19 would leave
+    its runners nowhere lower to go (nice stops at 19), and the two would share the cores
+    evenly, where real runners have nodes of their own."""
     conf = _conf_dir(dist, tag)
     out = SCALE / f"{tag}.json"
     out.unlink(missing_ok=True)
@@ -80,7 +84,8 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
     logf.parent.mkdir(parents=True, exist_ok=True)
     java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if os.environ.get("JAVA_HOME") \
         else "java"
-    argv = ["nice", "-n", "19", str(java), f"-Dlog4j.configuration=file:{conf}/log4j.properties",
+    argv = ["nice", "-n", str(DRIVER_NICE), str(java),
+            f"-Dlog4j.configuration=file:{conf}/log4j.properties",
             "-cp", classpath(dist, classes, conf), MAIN,
             "--maps", str(maps), "--runners", str(runners), "--hang", str(hang),
             "--heartbeat-ms", str(heartbeat_ms), "--warmup", str(warmup),

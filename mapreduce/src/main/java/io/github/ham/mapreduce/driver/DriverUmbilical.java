@@ -170,7 +170,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
     if (key == null) {
       return scheduler.excludes(runnerId) ? WaitingRunners.ASK_AGAIN : null;
     }
-    LOG.info("Assigned {} to {}", ids.attempt(key), runnerId);
+    LOG.info("Assigned {} to {}", ids.attemptName(key), runnerId);
     events.started(key);
     return new JvmTask(tasks.task(key, key.isMap() ? null : scheduler.succeededMaps()), false);
   }
@@ -241,7 +241,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
     if (!scheduler.succeeded(key, System.currentTimeMillis())) {
       return;  // ended meanwhile (killed, timed out), or a retried done already counted
     }
-    LOG.info("Attempt {} succeeded", taskId);
+    LOG.info("Attempt {} succeeded", ids.attemptName(key));
     events.ended(key);
     events.ended(scheduler.takeEnded());
   }

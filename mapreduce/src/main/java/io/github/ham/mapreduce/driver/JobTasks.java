@@ -35,7 +35,7 @@ final class JobTasks {
     StringJoiner maps = new StringJoiner(",");
     for (AttemptKey m : succeededMaps) {
       if (m != null) {  // a map that failed within mapreduce.map.failures.maxpercent
-        maps.add(ids.attempt(m).toString());
+        maps.add(ids.attemptName(m));
       }
     }
     return HamBridge.newReduceTask(jobFile, ids.attempt(key), index, splits.length, user,

@@ -150,8 +150,8 @@ public final class StatusRecord {
     List<Map<String, Object>> out = new ArrayList<>();
     for (AttemptInfo.Snapshot a : attempts) {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", ids.attempt(a.key()).toString());
-      m.put("task", ids.task(a.key().task()).toString());
+      m.put("id", ids.attemptName(a.key()));
+      m.put("task", ids.taskName(a.key().task()));
       m.put("type", a.key().isMap() ? "MAP" : "REDUCE");
       int slash = a.runner().indexOf('/');
       m.put("node", slash >= 0 ? a.runner().substring(0, slash) : a.runner());
@@ -251,7 +251,24 @@ public final class StatusRecord {
       b.append("null");
       return;
     }
-    b.append('"').append(JsonStringEncoder.getInstance().quoteAsString(s)).append('"');
+    b.append('"');
+    if (plain(s)) {
+      b.append(s);  // ids, states, node names: nothing to escape, nothing to copy twice
+    } else {
+      b.append(JsonStringEncoder.getInstance().quoteAsString(s));
+    }
+    b.append('"');
+  }
+
+  /** Whether {@code s} stands in a JSON string as it is (no quote, backslash or control). */
+  private static boolean plain(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == '"' || c == '\\' || c >= 0x7f) {
+        return false;
+      }
+    }
+    return true;
   }
 
   File file() {

@@ -98,6 +98,8 @@ public final class JobHistoryLog {
   private AggregatedLogs logs;
   private JhistWriter out;
   private final HistoryCounters avro = new HistoryCounters();
+  /** The ids events print, named once. */
+  private final NamedIds named;
   private long submitTime;
   private long launchTime;
   private long firstMapLaunch;
@@ -111,6 +113,7 @@ public final class JobHistoryLog {
     this.dir = dirs.history();
     this.user = user;
     this.run = run;
+    this.named = new NamedIds(id);
     this.appAttempt = ApplicationAttemptId.newInstance(ApplicationId.newInstance(
         Long.parseLong(id.getJtIdentifier()), id.getId()), run);
     // Raw: no .crc beside a file that grows (a stale one would fail the next read).
@@ -215,18 +218,19 @@ public final class JobHistoryLog {
       TaskID task = attempt.getTaskID();
       started.add(task);
       startTimes.put(task, taskStart);
-      write(new TaskStartedEvent(task, taskStart, task.getTaskType(), ""));
-      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
-          NO_PORT, container(attempt, node, container), "OFF_SWITCH", "VIRGIN"));
+      TaskAttemptID a = named.attempt(attempt);
+      write(new TaskStartedEvent(a.getTaskID(), taskStart, task.getTaskType(), ""));
+      write(new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
+          NO_PORT, container(attempt, a, node, container), "OFF_SWITCH", "VIRGIN"));
       if (task.getTaskType() == TaskType.MAP) {
-        write(new MapAttemptFinishedEvent(attempt, TaskType.MAP, "SUCCEEDED", finish, finish,
+        write(new MapAttemptFinishedEvent(a, TaskType.MAP, "SUCCEEDED", finish, finish,
             node, NO_PORT, RACK, "map", null, null, start), counters);
       } else {
-        write(new ReduceAttemptFinishedEvent(attempt, TaskType.REDUCE, "SUCCEEDED", finish,
+        write(new ReduceAttemptFinishedEvent(a, TaskType.REDUCE, "SUCCEEDED", finish,
             finish, finish, node, NO_PORT, RACK, "reduce", null, null, start), counters);
       }
       ended.put(task, attempt);
-      write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), "SUCCEEDED",
+      write(new TaskFinishedEvent(a.getTaskID(), a, finish, task.getTaskType(), "SUCCEEDED",
           null, taskStart), counters);
     });
   }
@@ -256,9 +260,10 @@ public final class JobHistoryLog {
       boolean speculative) {
     submit("an attempt's start", () -> {
       TaskID task = attempt.getTaskID();
+      TaskAttemptID a = named.attempt(attempt);
       if (started.add(task)) {
         startTimes.put(task, start);
-        write(new TaskStartedEvent(task, start, task.getTaskType(), ""));
+        write(new TaskStartedEvent(a.getTaskID(), start, task.getTaskType(), ""));
       }
       if (task.getTaskType() == TaskType.MAP && firstMapLaunch == 0) {
         firstMapLaunch = start;
@@ -266,8 +271,8 @@ public final class JobHistoryLog {
         firstReduceLaunch = start;
       }
       String node = RunnerId.nodeOf(runnerId);
-      write(new TaskAttemptStartedEvent(attempt, task.getTaskType(), start, node, NO_PORT,
-          NO_PORT, container(attempt, node, null), "OFF_SWITCH",
+      write(new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
+          NO_PORT, container(attempt, a, node, null), "OFF_SWITCH",
           speculative ? "SPECULATIVE" : "VIRGIN"));
     });
   }
@@ -276,10 +281,11 @@ public final class JobHistoryLog {
    * The container of an attempt: {@code given} (a recovered attempt's, from its run), else the
    * next of this run's, as YARN allocates one per attempt.
    */
-  private ContainerId container(TaskAttemptID attempt, String node, ContainerId given) {
+  private ContainerId container(TaskAttemptID attempt, TaskAttemptID named, String node,
+      ContainerId given) {
     ContainerId c = given != null ? given : ContainerId.newContainerId(appAttempt,
         nextContainer++);
-    attempts.put(attempt, new AggregatedLogs.Attempt(attempt.toString(), c, node));
+    attempts.put(attempt, new AggregatedLogs.Attempt(named.toString(), c, node));
     return c;
   }
 
@@ -295,14 +301,15 @@ public final class JobHistoryLog {
         return;  // never started in this file (cannot happen; the HS would fail on it)
       }
       JhCounters counters = avro.of(attemptCounters);
+      TaskAttemptID a = named.attempt(attempt);
       if (!state.equals("SUCCEEDED")) {
-        write(new TaskAttemptUnsuccessfulCompletionEvent(attempt, type, state, finish, node,
+        write(new TaskAttemptUnsuccessfulCompletionEvent(a, type, state, finish, node,
             NO_PORT, RACK, error == null ? "" : error, null, null, start), counters);
       } else if (type == TaskType.MAP) {
-        write(new MapAttemptFinishedEvent(attempt, type, state, finish, finish, node, NO_PORT,
+        write(new MapAttemptFinishedEvent(a, type, state, finish, finish, node, NO_PORT,
             RACK, "map", null, null, start), counters);
       } else {
-        write(new ReduceAttemptFinishedEvent(attempt, type, state, finish, finish, finish, node,
+        write(new ReduceAttemptFinishedEvent(a, type, state, finish, finish, finish, node,
             NO_PORT, RACK, "reduce", null, null, start), counters);
       }
     });
@@ -322,12 +329,14 @@ public final class JobHistoryLog {
       }
       ended.put(task, attempt);
       long start = startTimes.getOrDefault(task, finish);
+      TaskID t = named.task(task);
+      TaskAttemptID a = named.attempt(attempt);
       if (state.equals("SUCCEEDED")) {
-        write(new TaskFinishedEvent(task, attempt, finish, task.getTaskType(), state,
+        write(new TaskFinishedEvent(t, a, finish, task.getTaskType(), state,
             null, start), avro.of(taskCounters));
       } else {
-        write(new TaskFailedEvent(task, finish, task.getTaskType(), error == null ? "" : error,
-            state, attempt, null, start), avro.of(taskCounters));
+        write(new TaskFailedEvent(t, finish, task.getTaskType(), error == null ? "" : error,
+            state, a, null, start), avro.of(taskCounters));
       }
       if (out != null) {
         out.flush();

@@ -446,6 +446,13 @@ public final class ScaleBench {
       series.add(x);
     }
     result.put("done_per_10ms", series);
+    // The driver's CPU (ms) in each second from go, beside done_per_10ms: how its cost per
+    // dispatch changes over the job (JIT warm-up, work that grows or shrinks with the job).
+    List<Long> cpu = new ArrayList<>();
+    for (long t = go; t < go + 10L * done.size(); t += 1000) {
+      cpu.add((cpuAt(t + 1000) - cpuAt(t)) / 1_000_000);
+    }
+    result.put("driver_cpu_ms_per_s", cpu);
     if (out != null) {
       JSON.writeValue(out, result);
     }
