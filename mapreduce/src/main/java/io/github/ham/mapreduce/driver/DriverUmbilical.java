@@ -172,7 +172,7 @@ final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical 
     }
     LOG.info("Assigned {} to {}", ids.attemptName(key), runnerId);
     events.started(key);
-    return new JvmTask(tasks.task(key, key.isMap() ? null : scheduler.succeededMaps()), false);
+    return tasks.jvmTask(key, key.isMap() ? null : scheduler.succeededMaps());
   }
 
   @Override

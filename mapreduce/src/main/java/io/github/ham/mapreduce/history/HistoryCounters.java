@@ -1,11 +1,18 @@
 package io.github.ham.mapreduce.history;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.util.Utf8;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.counters.AbstractCounters;
@@ -26,19 +33,50 @@ final class HistoryCounters {
   private final Map<String, Utf8> groupNames = new HashMap<>();
   /** Per group: the counters' names and display names. */
   private final Map<String, Map<String, Utf8[]>> counterNames = new HashMap<>();
+  private final DatumWriter<JhCounters> writer = new SpecificDatumWriter<>(JhCounters.class);
+  private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+  private BinaryEncoder encoder;
   private Supplier<? extends AbstractCounters<?, ?>> lastSource;
-  private JhCounters lastCounters;
+  private Encoded lastCounters;
 
   /**
-   * {@code source}'s counters in the events' form, converted once for an attempt's event and
-   * its task's: they follow each other in the history's one thread with the same source.
+   * Counters with their Avro bytes, made once: an attempt's counters go in its event and in
+   * its task's, and {@link JhistWriter} writes these bytes for both instead of encoding the
+   * ~25 counters' names again (encoding counters was most of the history thread's Avro work).
+   */
+  static final class Encoded extends JhCounters {
+    final byte[] bytes;
+
+    private Encoded(JhCounters counters, byte[] bytes) {
+      super(counters.getName(), counters.getGroups());
+      this.bytes = bytes;
+    }
+  }
+
+  /**
+   * {@code source}'s counters in the events' form, converted and encoded once for an
+   * attempt's event and its task's: they follow each other in the history's one thread with
+   * the same source.
    */
   JhCounters of(Supplier<? extends AbstractCounters<?, ?>> source) {
     if (source != lastSource) {
       lastSource = source;
-      lastCounters = toAvro(source.get());
+      lastCounters = encoded(toAvro(source.get()));
     }
     return lastCounters;
+  }
+
+  /** {@code counters} with the bytes Avro's binary encoding gives them. */
+  Encoded encoded(JhCounters counters) {
+    bytes.reset();
+    encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
+    try {
+      writer.write(counters, encoder);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);  // a ByteArrayOutputStream does not fail
+    }
+    return new Encoded(counters, bytes.toByteArray());
   }
 
   /** {@code counters} (null: none) as a history event carries them. */

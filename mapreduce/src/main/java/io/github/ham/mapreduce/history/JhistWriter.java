@@ -3,8 +3,10 @@ package io.github.ham.mapreduce.history;
 import java.io.Closeable;
 import java.io.IOException;
 
+import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.Encoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -20,7 +22,16 @@ import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 final class JhistWriter implements Closeable {
   private final FSDataOutputStream out;
   private final BinaryEncoder encoder;
-  private final DatumWriter<Event> datum = new SpecificDatumWriter<>(Event.class);
+  private final DatumWriter<Event> datum = new SpecificDatumWriter<>(Event.class) {
+    @Override
+    protected void writeRecord(Schema schema, Object record, Encoder out) throws IOException {
+      if (record instanceof HistoryCounters.Encoded c) {
+        out.writeFixed(c.bytes);  // a record's binary form is its fields' bytes, in order
+      } else {
+        super.writeRecord(schema, record, out);
+      }
+    }
+  };
 
   JhistWriter(FSDataOutputStream out) throws IOException {
     this.out = out;

@@ -214,7 +214,7 @@ public final class JobHistoryLog {
   public void recovered(TaskAttemptID attempt, String node, ContainerId container,
       long taskStart, long start, long finish, Counters taskCounters) {
     submit("a recovered task", () -> {
-      JhCounters counters = avro.toAvro(taskCounters);
+      JhCounters counters = avro.encoded(avro.toAvro(taskCounters));
       TaskID task = attempt.getTaskID();
       started.add(task);
       startTimes.put(task, taskStart);

@@ -1,8 +1,14 @@
 package io.github.ham.mapreduce.history;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapreduce.FileSystemCounter;
 import org.apache.hadoop.mapreduce.JobCounter;
@@ -45,6 +51,30 @@ class HistoryCountersTest {
     JhCounters again = avro.toAvro(sample(100));
     assertEquals(hadoops(sample(100)).toString(), again.toString());
     assertNotEquals(hadoops(sample(0)).toString(), again.toString());
+  }
+
+  @Test
+  void encodedCountersAreWrittenAsAvroWritesThem() throws Exception {
+    HistoryCounters avro = new HistoryCounters();
+    JhCounters plain = hadoops(sample(7));
+    JhCounters encoded = avro.encoded(avro.toAvro(sample(7)));
+    assertArrayEquals(jhist(plain), jhist(encoded));
+    assertFalse(Arrays.equals(jhist(plain), jhist(avro.encoded(avro.toAvro(sample(8))))),
+        "other values, other bytes");
+  }
+
+  /** A .jhist of one TaskFinished event carrying {@code counters}, as JhistWriter writes it. */
+  private static byte[] jhist(JhCounters counters) throws Exception {
+    TaskFinishedEvent e = new TaskFinishedEvent(ATTEMPT.getTaskID(), ATTEMPT, 5, TaskType.MAP,
+        "SUCCEEDED", null, 1);
+    TaskFinished datum = (TaskFinished) e.getDatum();
+    datum.setCounters(counters);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JhistWriter w = new JhistWriter(new FSDataOutputStream(bytes, null))) {
+      w.write(e.getEventType(), datum);
+      w.write(e.getEventType(), datum);
+    }
+    return bytes.toByteArray();
   }
 
   @Test
