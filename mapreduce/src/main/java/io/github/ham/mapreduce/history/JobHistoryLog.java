@@ -98,8 +98,7 @@ public final class JobHistoryLog {
   private AggregatedLogs logs;
   private JhistWriter out;
   private final HistoryCounters avro = new HistoryCounters();
-  /** The ids events print, named once. */
-  private final NamedIds named;
+  private final NamedIds named;  // the ids events print, named once
   private long submitTime;
   private long launchTime;
   private long firstMapLaunch;
@@ -216,19 +215,13 @@ public final class JobHistoryLog {
     submit("a recovered task", () -> {
       JhCounters counters = avro.encoded(avro.toAvro(taskCounters));
       TaskID task = attempt.getTaskID();
+      TaskAttemptID a = named.attempt(attempt);
       started.add(task);
       startTimes.put(task, taskStart);
-      TaskAttemptID a = named.attempt(attempt);
       write(new TaskStartedEvent(a.getTaskID(), taskStart, task.getTaskType(), ""));
       write(new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
           NO_PORT, container(attempt, a, node, container), "OFF_SWITCH", "VIRGIN"));
-      if (task.getTaskType() == TaskType.MAP) {
-        write(new MapAttemptFinishedEvent(a, TaskType.MAP, "SUCCEEDED", finish, finish,
-            node, NO_PORT, RACK, "map", null, null, start), counters);
-      } else {
-        write(new ReduceAttemptFinishedEvent(a, TaskType.REDUCE, "SUCCEEDED", finish,
-            finish, finish, node, NO_PORT, RACK, "reduce", null, null, start), counters);
-      }
+      write(attemptEnd(a, "SUCCEEDED", node, start, finish, null), counters);
       ended.put(task, attempt);
       write(new TaskFinishedEvent(a.getTaskID(), a, finish, task.getTaskType(), "SUCCEEDED",
           null, taskStart), counters);
@@ -277,10 +270,7 @@ public final class JobHistoryLog {
     });
   }
 
-  /**
-   * The container of an attempt: {@code given} (a recovered attempt's, from its run), else the
-   * next of this run's, as YARN allocates one per attempt.
-   */
+  /** An attempt's container: {@code given} (a recovered attempt's), else this run's next. */
   private ContainerId container(TaskAttemptID attempt, TaskAttemptID named, String node,
       ContainerId given) {
     ContainerId c = given != null ? given : ContainerId.newContainerId(appAttempt,
@@ -296,23 +286,27 @@ public final class JobHistoryLog {
   public void attemptEnded(TaskAttemptID attempt, String state, String node, long start,
       long finish, String error, Supplier<? extends AbstractCounters<?, ?>> attemptCounters) {
     submit("an attempt's end", () -> {
-      TaskType type = attempt.getTaskType();
       if (!started.contains(attempt.getTaskID())) {
         return;  // never started in this file (cannot happen; the HS would fail on it)
       }
-      JhCounters counters = avro.of(attemptCounters);
-      TaskAttemptID a = named.attempt(attempt);
-      if (!state.equals("SUCCEEDED")) {
-        write(new TaskAttemptUnsuccessfulCompletionEvent(a, type, state, finish, node,
-            NO_PORT, RACK, error == null ? "" : error, null, null, start), counters);
-      } else if (type == TaskType.MAP) {
-        write(new MapAttemptFinishedEvent(a, type, state, finish, finish, node, NO_PORT,
-            RACK, "map", null, null, start), counters);
-      } else {
-        write(new ReduceAttemptFinishedEvent(a, type, state, finish, finish, finish, node,
-            NO_PORT, RACK, "reduce", null, null, start), counters);
-      }
+      write(attemptEnd(named.attempt(attempt), state, node, start, finish, error),
+          avro.of(attemptCounters));
     });
+  }
+
+  /** The event of an attempt's end in {@code state}, made with no counters. */
+  private static HistoryEvent attemptEnd(TaskAttemptID a, String state, String node,
+      long start, long finish, String error) {
+    TaskType type = a.getTaskType();
+    if (!state.equals("SUCCEEDED")) {
+      return new TaskAttemptUnsuccessfulCompletionEvent(a, type, state, finish, node, NO_PORT,
+          RACK, error == null ? "" : error, null, null, start);
+    }
+    return type == TaskType.MAP
+        ? new MapAttemptFinishedEvent(a, type, state, finish, finish, node, NO_PORT, RACK,
+            "map", null, null, start)
+        : new ReduceAttemptFinishedEvent(a, type, state, finish, finish, finish, node, NO_PORT,
+            RACK, "reduce", null, null, start);
   }
 
   /**
