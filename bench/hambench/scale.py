@@ -28,6 +28,11 @@ TEST_CLASSES = REPO / "mapreduce" / "target" / "test-classes"
 CLASSES_SNAPSHOT = WORK / "scale-classes"
 MAIN = "io.github.ham.mapreduce.driver.ScaleBench"
 DRIVER_NICE = 10
+# Maps of the warm-up job run before the measured one in the same JVM, so that the measured job
+# runs on JIT-compiled code as a long job's driver does. With 2,000 the JIT still compiled for
+# 16 s of the measured 100k-map job (driver_jit_ms) and its first 15 s ran at twice the
+# steady cost of a dispatch; with 20,000, 10 s and the first 6 s.
+WARMUP_MAPS = 20_000
 
 
 def variant(maps: int, runners: int) -> str:
@@ -70,7 +75,7 @@ def classpath(dist: Path, classes: Path, conf: Path) -> str:
 
 
 def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
-            heartbeat_ms: int, warmup: int = 2000, extra_conf: list[str] | None = None,
+            heartbeat_ms: int, warmup: int = WARMUP_MAPS, extra_conf: list[str] | None = None,
             connect_ramp_ms: int = -1, timeout: float = 3600) -> dict[str, Any]:
     """One configuration in a fresh JVM; returns ScaleBench's JSON ({metrics, config,
     failures, done_per_10ms}). The driver's JVM runs at nice DRIVER_NICE (the machine is
@@ -111,6 +116,14 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
     return res
 
 
+def timeline(res: dict[str, Any]) -> dict[str, list[int]]:
+    """Per second from go: first runs done and the driver's CPU (ms), from ScaleBench's
+    10 ms and 1 s series (a dispatch's cost over the job: warm-up, work that grows)."""
+    done = res.get("done_per_10ms", [])
+    return {"done_per_s": [sum(done[i:i + 100]) for i in range(0, len(done), 100)],
+            "driver_cpu_ms_per_s": res.get("driver_cpu_ms_per_s", [])}
+
+
 def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:
     return sorted(((m, r) for m in maps for r in runners), key=lambda x: (x[0] * x[1], x))
 
@@ -126,7 +139,8 @@ def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: lis
             metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
             record("scale", v, rnd, metrics,
                    {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],
-                    "config": res["config"], "failures": res["failures"]})
+                    "config": res["config"], "failures": res["failures"],
+                    "timeline": timeline(res)})
         except Exception as e:  # noqa: BLE001 - one configuration failing is a result
             record("scale", v, rnd, error=str(e))
         log(f"  scale {v} done")

@@ -269,6 +269,7 @@ public final class ScaleBench {
       cpuSeries.add(new long[] {go, os.getProcessCpuTime()});
     }
     long gcAtGo = gcMillis();
+    long jitAtGo = jitMillis();
     sampler.start();
     gate(gates, "go", Long.toString(go));
 
@@ -360,6 +361,9 @@ public final class ScaleBench {
     m.put("driver_cpu_util", cpuWindow / window);
     m.put("driver_cpu_bound_dispatches_per_s", firstRuns / Math.max(cpuWindow, 1e-9));
     m.put("driver_gc_ms", gcMillis() - gcAtGo);
+    // The JIT compilers' time from go to the job's end: a driver still compiling its hot
+    // paths spends CPU on it and runs slower code meanwhile.
+    m.put("driver_jit_ms", jitMillis() - jitAtGo);
     if (lastDone - end > 1000) {
       // After the first runs: runners idle (polling) while the hung attempt waits to be
       // noticed and run again.
@@ -673,6 +677,12 @@ public final class ScaleBench {
       System.gc();
     }
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static long jitMillis() {
+    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime() : 0;
   }
 
   private static long gcMillis() {
