@@ -42,8 +42,8 @@ import org.slf4j.LoggerFactory;
  * wants end-to-end checksums can use file:// or write checksummed formats), and large I/O:
  * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
  * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}),
- * reads copying from memory mappings of the file ({@link MappedReads};
- * {@link HamConfig#LUSTRE_READ_MMAP}), a large file's writes past its first 16 MiB going
+ * reads with read(2) (or, with {@link HamConfig#LUSTRE_READ_MMAP}, copying from memory
+ * mappings of the file: {@link MappedReads}), a large file's writes past its first 16 MiB going
  * with direct I/O ({@link DirectWrites}; {@link HamConfig#LUSTRE_WRITE_DIRECT_AFTER}).
  * Status comes from one stat in the JVM
  * ({@link PosixFileStatus}); block locations name no hosts (every node reads every stripe

@@ -13,8 +13,10 @@ import org.apache.hadoop.util.CleanerUtil;
  * Large reads of one file through memory mappings of {@link #WINDOW} bytes, one at a time. A
  * read(2) from Java lands in a native buffer that the JVM then copies into the array (two
  * copies of every byte, and a malloc per call); a read from a mapping is one copy, from the
- * page cache into the array, as dd's read(2) makes. Cold parallel reads measured here
- * (bench/results/rawio.md): read(2) from Java 0.92-0.96 of dd, mappings 0.99-1.07.
+ * page cache into the array, as dd's read(2) makes, but the bytes arrive by page faults.
+ * Used only with ham.lustre.read.mmap: cold parallel reads on the development machine were
+ * faster mapped one day (0.99-1.07 of dd against read(2)'s 0.92-0.96) and slower the next
+ * (0.85 against 0.98, bench/results/rawio-reads.md).
  * <p>A window is unmapped as soon as the reader leaves it (Hadoop's CleanerUtil), not left to
  * the garbage collector. Touching a mapped page past a file's end raises SIGBUS, which the
  * JVM turns into an InternalError thrown later, anywhere in the thread; so every copy first
