@@ -39,6 +39,9 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
                     help="scale: the HAM bundle to measure (default: this tree's build)")
     ap.add_argument("--scale-conf", metavar="KEY=VALUE", action="append", default=[],
                     help="scale: a job configuration key for every configuration (repeatable)")
+    ap.add_argument("--scale-client-jit", choices=("c1", "tiered"), dest="scale_client_jit",
+                    help="scale: the driver JVM's JIT, as the setting client_jit (default: its "
+                         "default)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
@@ -185,7 +188,7 @@ def main(argv: list[str]) -> int:
             scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
                             scale_classes, rnd, p.scale_maps, p.scale_runners,
                             p.scale_heartbeat_ms, record, a.scale_conf,
-                            p.scale_connect_ramp_ms)
+                            p.scale_connect_ramp_ms, p.scale_client_jit)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite

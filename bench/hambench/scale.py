@@ -76,7 +76,8 @@ def classpath(dist: Path, classes: Path, conf: Path) -> str:
 
 def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
             heartbeat_ms: int, warmup: int = WARMUP_MAPS, extra_conf: list[str] | None = None,
-            connect_ramp_ms: int = -1, timeout: float = 3600) -> dict[str, Any]:
+            connect_ramp_ms: int = -1, timeout: float = 3600,
+            client_jit: str = "tiered") -> dict[str, Any]:
     """One configuration in a fresh JVM; returns ScaleBench's JSON ({metrics, config,
     failures, done_per_10ms}). The driver's JVM runs at nice DRIVER_NICE (the machine is
     shared) and ScaleBench starts the runner JVMs 9 below it, at 19: a driver at 19 would leave
@@ -89,7 +90,8 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
     logf.parent.mkdir(parents=True, exist_ok=True)
     java = Path(os.environ["JAVA_HOME"]) / "bin" / "java" if os.environ.get("JAVA_HOME") \
         else "java"
-    argv = ["nice", "-n", str(DRIVER_NICE), str(java),
+    from ham.session import CLIENT_JIT_OPTS
+    argv = ["nice", "-n", str(DRIVER_NICE), str(java), *CLIENT_JIT_OPTS[client_jit].split(),
             f"-Dlog4j.configuration=file:{conf}/log4j.properties",
             "-cp", classpath(dist, classes, conf), MAIN,
             "--maps", str(maps), "--runners", str(runners), "--hang", str(hang),
@@ -130,12 +132,13 @@ def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:
 
 def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: list[int],
               heartbeat_ms: int, record: Any, extra_conf: list[str] | None = None,
-              connect_ramp_ms: int = -1) -> None:
+              connect_ramp_ms: int = -1, client_jit: str = "tiered") -> None:
     for m, r in configs(maps, runners):
         v = variant(m, r)
         try:
             res = run_one(dist, classes, f"r{rnd}-{v}", m, r, hang=1, heartbeat_ms=heartbeat_ms,
-                          extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms)
+                          extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms,
+                          client_jit=client_jit)
             metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
             record("scale", v, rnd, metrics,
                    {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],

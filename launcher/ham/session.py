@@ -36,6 +36,10 @@ class Prepared:
     env: dict[str, str]
 
 
+# The client JVM's JIT (setting client_jit): C1 alone compiles at once and never again.
+CLIENT_JIT_OPTS = {"c1": "-XX:TieredStopAtLevel=1", "tiered": ""}
+
+
 def slurm_job_id(env: Mapping[str, str]) -> str | None:
     return env.get("SLURM_JOB_ID") or env.get("SLURM_JOBID")
 
@@ -121,15 +125,18 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
                        hadoop, bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)
     command_env = jobconf.job_environment(env, jd, hadoop, jar, java_home)
+    client_opts = [CLIENT_JIT_OPTS[settings["client_jit"]]]
     if hadoop.kind == "bundled" and settings["client_cds"] == "on":
         # The archive holds the jars the client's class path starts with (the bundle's script
         # lists its directories after them).
         jars = cds.leading_jars(jobconf.client_classpath(hadoop, command_env))
         shared = cds.archive("client", bundle_dir(settings), java, jars, settings["shared_root"])
         if shared:
-            # Ahead of the user's own options, which win.
-            command_env["HADOOP_CLIENT_OPTS"] = " ".join(
-                o for o in (cds.java_opts(shared), env.get("HADOOP_CLIENT_OPTS", "")) if o)
+            client_opts.append(cds.java_opts(shared))
+    # Ahead of the user's own options, which win.
+    client_opts.append(env.get("HADOOP_CLIENT_OPTS", ""))
+    if any(client_opts):
+        command_env["HADOOP_CLIENT_OPTS"] = " ".join(o for o in client_opts if o)
     return Prepared(jd, command_env)
 
 

@@ -48,9 +48,11 @@ def test_ham_env_makes_plain_hadoop_work(cluster, shared_root, tmp_path, hadoop_
         home = next(line for line in r.stdout.splitlines() if line.startswith("HOME="))
         assert home.split()[0][5:] == home.split()[1][7:] and home.split()[0].endswith("/dist")
         assert "RESTORED=unset /opt/elsewhere no-yarn" in r.stdout
-        # The client's class-data archive (client_cds), and none after --cleanup.
+        # The client's class-data archive (client_cds) and its JIT (client_jit, C1 by
+        # default), and none after --cleanup.
         opts = next(line for line in r.stdout.splitlines() if line.startswith("OPTS="))
         assert "-XX:SharedArchiveFile=" in opts and "/client-" in opts, opts
+        assert "-XX:TieredStopAtLevel=1" in opts, opts
         assert "OPTS_AFTER=unset" in r.stdout
     # --cleanup applied retention 'logs': configuration kept, intermediate data gone.
     assert not (Path(job_dir) / "staging").exists()
