@@ -14,7 +14,7 @@ from ham.jobconf import HOME_ALIASES
 SHELLS = {"sh": "sh", "bash": "sh", "zsh": "sh", "dash": "sh", "ksh": "sh",
           "csh": "csh", "tcsh": "csh"}
 # What `ham env` exports: the job directory, what a Hadoop installation sets, and the client's
-# class-data archive in HADOOP_CLIENT_OPTS (setting client_cds). PATH and
+# JIT and class-data archive in HADOOP_CLIENT_OPTS (settings client_jit, client_cds). PATH and
 # HADOOP_CLASSPATH are lists: --cleanup takes HAM's entries out of them (the user may have
 # changed them since); the others get back the value they had before (RESTORE).
 LISTS = ("HADOOP_CLASSPATH", "PATH")
