@@ -18,10 +18,10 @@ from hambench.util import EXAMPLES_JAR, TESTS_JAR, WORK, BenchError
 OUT = WORK / "out"
 
 
-
 def _client_jit_default() -> str:
     from ham import settings
     return settings.BY_KEY["client_jit"].default
+
 
 @dataclass
 class Params:
@@ -49,7 +49,7 @@ class Params:
     scale_heartbeat_ms: int = 30_000  # ham.heartbeat.timeout.ms's default
     scale_connect_ramp_ms: int = -1  # runners connect over this long; -1: 1 ms per runner
     # the driver JVM's JIT, as the setting client_jit gives a job's client JVM (its default)
-    scale_client_jit: str = field(default_factory=lambda: _client_jit_default())
+    scale_client_jit: str = field(default_factory=_client_jit_default)
     yarn: bool = True
     lustre: bool = True              # also run HAM on lustre:// (wordcount, terasort, dfsio)
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
