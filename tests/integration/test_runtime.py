@@ -64,6 +64,11 @@ def jobs_script(data: Path, out: Path, hadoop: str = "command hadoop") -> str:
         hadoop jar {EXAMPLES} terasort -D mapreduce.job.reduces=3 {out}/teragen {out}/terasort
         job teravalidate
         hadoop jar {EXAMPLES} teravalidate {out}/terasort {out}/teravalidate
+        job teragen-6
+        hadoop jar {EXAMPLES} teragen -D mapreduce.job.maps=6 120000 {out}/teragen-6
+        job terasort-spills
+        hadoop jar {EXAMPLES} terasort -D mapreduce.task.io.sort.mb=2 -D mapreduce.job.reduces=2 \
+            {out}/teragen-6 {out}/terasort-spills
         job pi
         hadoop jar {EXAMPLES} pi 4 1000 > {out}/pi.txt
         job streaming
@@ -162,6 +167,21 @@ def test_tera_output_identical_in_order(runs, job):
     else:
         assert len(list(ham.glob("part-r-*"))) == 3
     assert concatenated(runs["local"] / job) == concatenated(ham)
+
+
+def test_maps_reusing_a_sort_buffer_sort_as_hadoop_does(runs):
+    """A runner's next map takes the sort buffer of its previous one, leftovers and all
+    (HamMapOutputBuffer): 6 maps of 2 MB on 3 runners with a 2 MB buffer, so every map spills
+    twice and the second one wraps around the buffer; sorted, the data is the local runner's."""
+    out = runs["ham"] / "terasort-spills"
+    assert len(list(out.glob("part-r-*"))) == 2
+    assert concatenated(out) == concatenated(runs["local"] / "terasort-spills")
+    job = re.search(r"Running job: (job_\S+)", job_log(runs["log"], "terasort-spills")).group(1)
+    syslogs = [p.read_text() for p in runs["shared"].glob(f"*/*/jobs/{job}/logs/attempt_*_m_*.syslog")]
+    assert len(syslogs) == 6
+    reused = [t for t in syslogs if "sort.mb: 2 (the sort buffer of the runner's previous map)" in t]
+    assert reused, "no map reused a sort buffer"
+    assert all("Finished spill 1" in t for t in reused)
 
 
 def test_job_with_zero_splits(runs):

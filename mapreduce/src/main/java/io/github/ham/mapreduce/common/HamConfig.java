@@ -29,8 +29,9 @@ public final class HamConfig {
   public static final String RUNNER_JAVA_OPTS = "ham.runner.java.opts";
   /**
    * Serial GC and C1 only: many runner JVMs share a node's cores. NewRatio=1 (a young
-   * generation of half the heap instead of a third) lets every map task's sort buffer
-   * (mapreduce.task.io.sort.mb, 100 MB by default) be allocated in, and die in, eden: with
+   * generation of half the heap instead of a third) lets a map task's new sort buffer
+   * (mapreduce.task.io.sort.mb, 100 MB by default; later maps reuse it unless
+   * REUSE_SORT_BUFFER is off or the job names another collector) be allocated in eden: with
    * the default ratio the initial eden (~100 MB) is too small, the buffer is promoted or
    * allocated in the old generation, and a runner spends ~85 ms of GC per task (a young
    * collection copying the live buffer, and a full collection every third task); with it,
@@ -124,6 +125,14 @@ public final class HamConfig {
    */
   public static final String PRECHECK_MAP_OUTPUT = "ham.reduce.precheck.map.output";
   public static final boolean DEFAULT_PRECHECK_MAP_OUTPUT = true;
+
+  /**
+   * A runner's maps keep their sort buffer (mapreduce.task.io.sort.mb) for its next map instead
+   * of allocating a new one (org.apache.hadoop.mapred.HamMapOutputBuffer, named as the map
+   * output collector when the job keeps Hadoop's default one).
+   */
+  public static final String REUSE_SORT_BUFFER = "ham.runner.reuse.sort.buffer";
+  public static final boolean DEFAULT_REUSE_SORT_BUFFER = true;
 
   /** Set per attempt in the task's configuration: where its map output goes. */
   public static final String TASK_OUTPUT_DIR = "ham.task.output.dir";

@@ -14,8 +14,10 @@ import io.github.ham.mapreduce.common.JobResources;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.HamBridge;
+import org.apache.hadoop.mapred.HamMapOutputBuffer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputFile;
+import org.apache.hadoop.mapred.MapTask;
 import org.apache.hadoop.mapred.ReduceTask;
 import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
@@ -34,6 +36,7 @@ import org.apache.hadoop.util.StringUtils;
  */
 final class TaskSetup {
   private static final String FS_FILE_IMPL = "fs.file.impl";
+  private static final String HADOOP_COLLECTOR = MapTask.MapOutputBuffer.class.getName();
 
   private TaskSetup() {
   }
@@ -51,6 +54,9 @@ final class TaskSetup {
     job.setInt(MRJobConfig.APPLICATION_ATTEMPT_ID, task.getTaskID().getId() / 1000 + 1);
     job.setClass(MRConfig.TASK_LOCAL_OUTPUT_CLASS, SharedMapOutputFile.class,
         MapOutputFile.class);
+    if (task.isMapTask()) {
+      reuseSortBuffer(job);
+    }
     if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
       // Hadoop's local file system without a chmod process per created file.
       job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
@@ -85,6 +91,18 @@ final class TaskSetup {
     task.setJobFile(localJobFile.getAbsolutePath());
     task.setConf(job);
     return mapFiles;
+  }
+
+  /**
+   * Hadoop's map output collector, keeping its sort buffer for the runner's next map, unless
+   * the job names another collector or turns this off (ham.runner.reuse.sort.buffer).
+   */
+  static void reuseSortBuffer(JobConf job) {
+    if (job.getBoolean(HamConfig.REUSE_SORT_BUFFER, HamConfig.DEFAULT_REUSE_SORT_BUFFER)
+        && HADOOP_COLLECTOR.equals(job.getTrimmed(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
+            HADOOP_COLLECTOR))) {
+      job.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, HamMapOutputBuffer.class.getName());
+    }
   }
 
   private static Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job,
