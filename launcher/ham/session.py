@@ -38,6 +38,9 @@ class Prepared:
 
 # The client JVM's JIT (setting client_jit): C1 alone compiles at once and never again.
 CLIENT_JIT_OPTS = {"c1": "-XX:TieredStopAtLevel=1", "tiered": ""}
+# Whether `hadoop jar` unpacks a job jar with nothing to unpack (setting client_unjar; read by
+# the bundle's org.apache.hadoop.util.HamRunJar).
+CLIENT_UNJAR_OPTS = {"auto": "", "always": "-Dham.client.unjar=always"}
 
 
 def slurm_job_id(env: Mapping[str, str]) -> str | None:
@@ -125,7 +128,8 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
                        hadoop, bundle_dir(settings), site_env)
     jd.write_record(hadoop=hadoop.kind)
     command_env = jobconf.job_environment(env, jd, hadoop, jar, java_home)
-    client_opts = [CLIENT_JIT_OPTS[settings["client_jit"]]]
+    client_opts = [CLIENT_JIT_OPTS[settings["client_jit"]],
+                   CLIENT_UNJAR_OPTS[settings["client_unjar"]]]
     if hadoop.kind == "bundled" and settings["client_cds"] == "on":
         # The archive holds the jars the client's class path starts with (the bundle's script
         # lists its directories after them).

@@ -157,6 +157,14 @@ SCHEMA: tuple[Setting, ...] = (
             "takes CPU during a job's first seconds but makes a long, dispatch-heavy job's "
             "driver faster in the end (100k maps x 100 runners: 2,743 against 3,511 "
             "dispatches/s, bench/README.md)."),
+    Setting("client_unjar", "auto", _parse_choice("auto", "always"),
+            "`hadoop jar` of the bundled Hadoop: 'auto' runs a job jar with no classes/ or lib/ "
+            "entries from the jar itself, where Hadoop's RunJar first unpacks every entry into "
+            "a temporary directory (0.3 s of the client's CPU for a 900-entry jar, "
+            "bench/results/client-unjar; the same classes and resources are found, only a "
+            "resource's URL points into the jar); a jar with classes/ or lib/ is unpacked as "
+            "Hadoop does. 'always' unpacks every jar (-Dham.client.unjar=always in "
+            "HADOOP_CLIENT_OPTS)."),
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),

@@ -189,7 +189,7 @@ def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_reco
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_for(lambda: runner_pids(d), 60, "task runners")
     wait_for(lambda: (d / "out" / "_temporary").exists(), 60, "the job to set up its output")
-    client = subprocess.run(["pgrep", "-f", f"org.apache.hadoop.util.RunJar .*{d}"],
+    client = subprocess.run(["pgrep", "-f", f"org.apache.hadoop.util.(Ham)?RunJar .*{d}"],
                             capture_output=True, text=True).stdout.split()
     assert client
     for pid in client:

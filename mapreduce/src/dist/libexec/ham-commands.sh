@@ -97,7 +97,7 @@ ham_deprecated() {
 ham_class() {
     HADOOP_CLASSNAME=""
     case "$1 $2" in
-        "hadoop jar"|"yarn jar") HADOOP_CLASSNAME=org.apache.hadoop.util.RunJar ;;
+        "hadoop jar"|"yarn jar") HADOOP_CLASSNAME=org.apache.hadoop.util.HamRunJar ;;
         "hadoop fs"|"hdfs dfs") HADOOP_CLASSNAME=org.apache.hadoop.fs.FsShell ;;
         *" version") HADOOP_CLASSNAME=org.apache.hadoop.util.VersionInfo ;;
         *" classpath") HADOOP_CLASSNAME=org.apache.hadoop.util.Classpath ;;
