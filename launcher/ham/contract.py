@@ -40,6 +40,8 @@ HAM_IO_FILE_BUFFER_SIZE = 131072
 LUSTRE_SCHEME = "lustre"
 LUSTRE_FS_CLASS = "io.github.ham.mapreduce.lustre.LustreFileSystem"
 LUSTRE_AFS_CLASS = "io.github.ham.mapreduce.lustre.LustreFs"
+# file:// without a chmod process per file created (no libhadoop in the bundle).
+LOCAL_FS_CLASS = "io.github.ham.mapreduce.common.HamLocalFileSystem"
 
 # -- environment ------------------------------------------------------------------------------
 ENV_JOB_TOKEN = "HAM_JOB_TOKEN"  # the runners' job token; never on a command line

@@ -27,6 +27,10 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # file system) go out and be merged in 4 KB system calls; 128 KB as production
         # clusters set it. Streams of lustre:// buffer more (ham.lustre.buffer.size).
         c.IO_FILE_BUFFER_SIZE: c.HAM_IO_FILE_BUFFER_SIZE,
+        # Hadoop's local file system, with permissions set in the JVM: without libhadoop, which
+        # the bundle lacks, Hadoop's starts a chmod process for every file and directory it
+        # creates (42 in a 60-map job's client and driver, before its submission and end).
+        "fs.file.impl": c.LOCAL_FS_CLASS,
         # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
         f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
         f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,

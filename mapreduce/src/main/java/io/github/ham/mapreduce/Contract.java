@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.ham.mapreduce.client.ResumeJob;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.AttemptIds;
 import io.github.ham.mapreduce.driver.SchedulingPolicy;
@@ -68,7 +69,8 @@ public final class Contract {
     out.put("values", values);
     out.put("layout", constants(JobDirs.class));
     out.put("classes", Map.of("LUSTRE_FS_CLASS", LustreFileSystem.class.getName(),
-        "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME));
+        "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME,
+        "LOCAL_FS_CLASS", HamLocalFileSystem.class.getName()));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);

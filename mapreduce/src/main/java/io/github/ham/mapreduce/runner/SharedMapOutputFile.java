@@ -3,6 +3,7 @@ package io.github.ham.mapreduce.runner;
 import java.io.IOException;
 
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.HamLocalFileSystem;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -18,7 +19,7 @@ import org.apache.hadoop.mapreduce.TaskID;
  */
 public class SharedMapOutputFile extends MapOutputFile {
   /** A map's output, read a segment at a time by every reducer. */
-  static final String OUTPUT = "file.out";
+  static final String OUTPUT = HamLocalFileSystem.MAP_OUTPUT;
   private Path dir;
 
   public SharedMapOutputFile() {

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.JobResources;
 

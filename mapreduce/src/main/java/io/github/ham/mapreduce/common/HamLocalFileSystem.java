@@ -1,11 +1,9 @@
-package io.github.ham.mapreduce.runner;
+package io.github.ham.mapreduce.common;
 
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermission;
-
-import io.github.ham.mapreduce.common.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -19,12 +17,14 @@ import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system of tasks in a runner JVM (fs.file.impl, unless the job sets its own):
- * Hadoop's, except that permissions are set with java.nio. Without libhadoop (HAM does not
- * ship it), RawLocalFileSystem sets the permission of every file it creates by starting a
- * {@code chmod} process: two per map task (spill and index) and more per output file, ~20 ms
- * of a short task on a loaded node. Permissions java.nio cannot express (the sticky bit) still
- * go through Hadoop's own path.
+ * HAM's file:// (fs.file.impl in the core-site.xml ham renders, and a runner's tasks' when
+ * their job sets none): Hadoop's local file system, except that permissions are set with
+ * java.nio. Without libhadoop (HAM does not ship it), RawLocalFileSystem sets the permission of
+ * every file it creates by starting a {@code chmod} process: two per map task (spill and
+ * index) and more per output file, ~20 ms of a short task on a loaded node; 42 per 60-map job
+ * in the client and driver (staging, each file and its .crc; history; aggregated logs), on the
+ * way to the job's submission and its end. Permissions java.nio cannot express (the sticky
+ * bit) still go through Hadoop's own path.
  * <p>Buffers: writes buffer at least io.file.buffer.size (HAM renders 128 KB): MapTask writes
  * file.out with a buffer of 4096 it hard-codes, so a map's output went to the shared file
  * system in 4 KB system calls (.crc side files keep the size asked). Reads of a map's
@@ -34,6 +34,9 @@ import org.apache.hadoop.util.Progressable;
  * merged, record readers) buffer what they ask for.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
+  /** The name of a map attempt's output file (runner.SharedMapOutputFile). */
+  public static final String MAP_OUTPUT = "file.out";
+
   public HamLocalFileSystem() {
     super(new JavaPermissionsRawLocalFileSystem());
   }
@@ -56,7 +59,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
 
     @Override
     public FSDataInputStream open(Path f, int size) throws IOException {
-      return super.open(f, SharedMapOutputFile.OUTPUT.equals(f.getName())
+      return super.open(f, MAP_OUTPUT.equals(f.getName())
           ? Math.min(size, SEGMENT_READ_BUFFER) : size);
     }
 
