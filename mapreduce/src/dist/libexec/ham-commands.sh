@@ -97,7 +97,12 @@ ham_deprecated() {
 ham_class() {
     HADOOP_CLASSNAME=""
     case "$1 $2" in
-        "hadoop jar"|"yarn jar") HADOOP_CLASSNAME=org.apache.hadoop.util.HamRunJar ;;
+        # HAM's RunJar (no unpacking of a jar with nothing to unpack) where HAM's jar is on the
+        # class path: the bundle; a bare layout of another version runs Hadoop's own.
+        "hadoop jar"|"yarn jar")
+            HADOOP_CLASSNAME=org.apache.hadoop.util.RunJar
+            [ -f "$HADOOP_HOME/ham-mapreduce.jar" ] && HADOOP_CLASSNAME=org.apache.hadoop.util.HamRunJar
+            ;;
         "hadoop fs"|"hdfs dfs") HADOOP_CLASSNAME=org.apache.hadoop.fs.FsShell ;;
         *" version") HADOOP_CLASSNAME=org.apache.hadoop.util.VersionInfo ;;
         *" classpath") HADOOP_CLASSNAME=org.apache.hadoop.util.Classpath ;;
