@@ -34,7 +34,10 @@ import org.apache.hadoop.util.Progressable;
  * merged, record readers) buffer what they ask for.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
-  /** The name of a map attempt's output file (runner.SharedMapOutputFile). */
+  /**
+   * The name of a map attempt's output file, read a segment at a time by every reducer
+   * (runner.SharedMapOutputFile, MapOutputCheck).
+   */
   public static final String MAP_OUTPUT = "file.out";
 
   public HamLocalFileSystem() {

@@ -69,7 +69,8 @@ public final class MapOutputCheck {
    */
   public static boolean intact(File dir, int reduces, JobConf conf) {
     try {
-      checkOne(new Path(new File(dir, "file.out").getPath()), reduces - 1, conf, false);
+      checkOne(new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT).getPath()), reduces - 1,
+          conf, false);
       return true;
     } catch (IOException | RuntimeException e) {
       return false;

@@ -18,8 +18,6 @@ import org.apache.hadoop.mapreduce.TaskID;
  * points here), or given explicitly when a reducer reads a map's output.
  */
 public class SharedMapOutputFile extends MapOutputFile {
-  /** A map's output, read a segment at a time by every reducer. */
-  static final String OUTPUT = HamLocalFileSystem.MAP_OUTPUT;
   private Path dir;
 
   public SharedMapOutputFile() {
@@ -47,17 +45,17 @@ public class SharedMapOutputFile extends MapOutputFile {
 
   @Override
   public Path getOutputFile() throws IOException {
-    return file(OUTPUT);
+    return file(HamLocalFileSystem.MAP_OUTPUT);
   }
 
   @Override
   public Path getOutputFileForWrite(long size) throws IOException {
-    return file(OUTPUT);
+    return file(HamLocalFileSystem.MAP_OUTPUT);
   }
 
   @Override
   public Path getOutputFileForWriteInVolume(Path existing) {
-    return new Path(existing.getParent(), OUTPUT);
+    return new Path(existing.getParent(), HamLocalFileSystem.MAP_OUTPUT);
   }
 
   @Override
