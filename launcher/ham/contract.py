@@ -43,6 +43,10 @@ LUSTRE_AFS_CLASS = "io.github.ham.mapreduce.lustre.LustreFs"
 # file:// without a chmod process per file created (no libhadoop in the bundle).
 LOCAL_FS_CLASS = "io.github.ham.mapreduce.common.HamLocalFileSystem"
 
+# -- the client JVM (the bundle's `hadoop jar`, org.apache.hadoop.util.HamRunJar) -------------
+# System property: "always" unpacks every job jar, as Hadoop's RunJar does (setting client_unjar).
+CLIENT_UNJAR_PROPERTY = "ham.client.unjar"
+
 # -- environment ------------------------------------------------------------------------------
 ENV_JOB_TOKEN = "HAM_JOB_TOKEN"  # the runners' job token; never on a command line
 ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR"

@@ -40,7 +40,7 @@ class Prepared:
 CLIENT_JIT_OPTS = {"c1": "-XX:TieredStopAtLevel=1", "tiered": ""}
 # Whether `hadoop jar` unpacks a job jar with nothing to unpack (setting client_unjar; read by
 # the bundle's org.apache.hadoop.util.HamRunJar).
-CLIENT_UNJAR_OPTS = {"auto": "", "always": "-Dham.client.unjar=always"}
+CLIENT_UNJAR_OPTS = {"auto": "", "always": f"-D{contract.CLIENT_UNJAR_PROPERTY}=always"}
 
 
 def slurm_job_id(env: Mapping[str, str]) -> str | None:

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from ham import contract, jobs, report
+from ham import contract, jobs, report, session
 from ham.settings import BY_KEY
 from tests.conftest import DIST, HADOOP_CP, REPO
 
@@ -54,6 +54,13 @@ def test_defaults_shared_with_the_runtime(java):
     assert str(BY_KEY["runners_per_node"].default) == java["defaults"][contract.RUNNERS_PER_NODE]
     assert BY_KEY["map_output_stripe"].default == \
         java["defaults"][contract.LUSTRE_MAP_OUTPUT_STRIPE]
+
+
+def test_client_jvm_property_the_launcher_sets(java):
+    """Setting client_unjar = always passes the property the bundle's HamRunJar reads."""
+    assert python_constants(list(java["client"])) == java["client"]
+    assert session.CLIENT_UNJAR_OPTS["always"] == \
+        f"-D{java['client']['CLIENT_UNJAR_PROPERTY']}=always"
 
 
 def test_environment_variables(java):

@@ -25,6 +25,7 @@ import io.github.ham.mapreduce.lustre.LustreFs;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.util.HamRunJar;
 
 /**
  * Prints, as JSON, what the Java runtime shares with the launcher (Python) and the SPANK
@@ -71,6 +72,7 @@ public final class Contract {
     out.put("classes", Map.of("LUSTRE_FS_CLASS", LustreFileSystem.class.getName(),
         "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME,
         "LOCAL_FS_CLASS", HamLocalFileSystem.class.getName()));
+    out.put("client", Map.of("CLIENT_UNJAR_PROPERTY", HamRunJar.UNJAR_PROPERTY));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
