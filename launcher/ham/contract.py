@@ -42,6 +42,7 @@ LUSTRE_FS_CLASS = "io.github.ham.mapreduce.lustre.LustreFileSystem"
 LUSTRE_AFS_CLASS = "io.github.ham.mapreduce.lustre.LustreFs"
 # file:// without a chmod process per file created (no libhadoop in the bundle).
 LOCAL_FS_CLASS = "io.github.ham.mapreduce.common.HamLocalFileSystem"
+LOCAL_AFS_CLASS = "io.github.ham.mapreduce.common.HamLocalFs"  # the same for FileContext
 
 # -- the client JVM (the bundle's `hadoop jar`, org.apache.hadoop.util.HamRunJar) -------------
 # System property: "always" unpacks every job jar, as Hadoop's RunJar does (setting client_unjar).

@@ -31,6 +31,7 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # the bundle lacks, Hadoop's starts a chmod process for every file and directory it
         # creates (42 in a 60-map job's client and driver, before its submission and end).
         "fs.file.impl": c.LOCAL_FS_CLASS,
+        "fs.AbstractFileSystem.file.impl": c.LOCAL_AFS_CLASS,
         # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
         f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
         f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,

@@ -61,6 +61,7 @@ def test_rendered_configuration_per_file_system(tmp_path):
     assert core["fs.lustre.impl"] == c.LUSTRE_FS_CLASS
     assert core["fs.AbstractFileSystem.lustre.impl"] == c.LUSTRE_AFS_CLASS
     assert core["fs.file.impl"] == c.LOCAL_FS_CLASS  # no chmod process per file (client, driver)
+    assert core["fs.AbstractFileSystem.file.impl"] == c.LOCAL_AFS_CLASS  # nor through FileContext
     assert c.LUSTRE_ROOT not in core and c.LUSTRE_FILE_STRIPES not in core
     lustre_mode = load(tmp_path, HAM_FILESYSTEM="lustre", HAM_LUSTRE_ROOT=str(tmp_path),
                        HAM_FILE_STRIPES="part-*=2:4M", HAM_OUTPUT_STRIPE="4:16M")

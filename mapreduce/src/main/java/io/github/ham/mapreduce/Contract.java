@@ -14,6 +14,7 @@ import io.github.ham.mapreduce.client.ResumeJob;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
+import io.github.ham.mapreduce.common.HamLocalFs;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.AttemptIds;
 import io.github.ham.mapreduce.driver.SchedulingPolicy;
@@ -71,7 +72,8 @@ public final class Contract {
     out.put("layout", constants(JobDirs.class));
     out.put("classes", Map.of("LUSTRE_FS_CLASS", LustreFileSystem.class.getName(),
         "LUSTRE_AFS_CLASS", LustreFs.class.getName(), "LUSTRE_SCHEME", LustreFileSystem.SCHEME,
-        "LOCAL_FS_CLASS", HamLocalFileSystem.class.getName()));
+        "LOCAL_FS_CLASS", HamLocalFileSystem.class.getName(),
+        "LOCAL_AFS_CLASS", HamLocalFs.class.getName()));
     out.put("client", Map.of("CLIENT_UNJAR_PROPERTY", HamRunJar.UNJAR_PROPERTY));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     Map<String, Object> status = new LinkedHashMap<>();
