@@ -98,7 +98,8 @@ final class JobEvents {
 
   /**
    * The job ended in {@code state}: the history gets its last events, with the task counts and
-   * counters the job-end events carry (tasks, not attempts, as JobHistoryEventHandler counts).
+   * counters the job-end events carry (tasks, not attempts, as JobHistoryEventHandler counts),
+   * written in the history's thread ({@link #historyWritten} waits for them).
    */
   void jobEnded(String state, long finishTime, String failureInfo) {
     int[] succeeded = new int[2];
@@ -122,6 +123,11 @@ final class JobEvents {
         new org.apache.hadoop.mapreduce.Counters(counters.succeededTasks(false)),
         new org.apache.hadoop.mapreduce.Counters(counters.total())),
         failureInfo == null ? List.of() : List.of(failureInfo), unfinished);
+  }
+
+  /** Waits until the history's end ({@link #jobEnded}) is written. */
+  void historyWritten() {
+    history.written();
   }
 
   void addDiagnostic(AttemptKey key, String text) {

@@ -254,7 +254,12 @@ public final class TaskScheduler {
     return pendingMaps.isEmpty();
   }
 
-  /** Whether tasks a runner of {@code kind} could run are still pending or running. */
+  /** Whether any attempt is running. */
+  synchronized boolean anyRunning() {
+    return !runningAttempts[0].isEmpty() || !runningAttempts[1].isEmpty();
+  }
+
+    /** Whether tasks a runner of {@code kind} could run are still pending or running. */
   public synchronized boolean hasWork(RunnerKind kind) {
     if (isFinished()) {
       return false;

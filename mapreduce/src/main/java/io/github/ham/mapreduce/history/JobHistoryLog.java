@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -139,13 +140,18 @@ public final class JobHistoryLog {
   }
 
   private void submit(String what, IoAction action) {
-    writer.execute(() -> {
-      try {
-        action.run();
-      } catch (IOException | RuntimeException | LinkageError e) {
-        LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
-      }
-    });
+    try {
+      writer.execute(() -> {
+        try {
+          action.run();
+        } catch (IOException | RuntimeException | LinkageError e) {
+          LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      // The caller must not fail for it (an IPC handler): the history has already ended.
+      LOG.info("Job history of {} already ended: {} not written", id, what);
+    }
   }
 
   private interface IoAction {
@@ -342,8 +348,9 @@ public final class JobHistoryLog {
    * The job ended in {@code state} (SUCCEEDED, FAILED, KILLED): the last events, then the files
    * a JobHistoryServer reads, in history/done/, then the attempts' logs in YARN's aggregated
    * format (their application directory is made before the files are published, so a history
-   * server that takes the job finds it). Waits (up to 30 s) until written: the JVM may exit as
-   * soon as the job's end is known.
+   * server that takes the job finds it). Written in the history's thread: {@link #written}
+   * waits for it, before anyone is told the job ended (the JVM may exit as soon as that is
+   * known).
    */
   public void jobEnded(String state, long finish, JobTotals t, List<String> diagnostics,
       List<TaskID> unfinished) {
@@ -375,6 +382,10 @@ public final class JobHistoryLog {
       }
     });
     writer.shutdown();
+  }
+
+  /** Waits (up to 30 s) until what {@link #jobEnded} said is written. */
+  public void written() {
     try {
       if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
         LOG.warn("Job history of {} not complete after 30 s", id);
