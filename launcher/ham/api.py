@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
 from ham import follow, fspaths, jobpaths, jobs, preflight, proc, render, session
+from ham import java as java_mod
 from ham import resume as resume_mod
 from ham import settings as settings_mod
 from ham.errors import UsageError
@@ -189,6 +190,9 @@ class Job:
         env = dict(self.env)
         # Settings travel into the allocation as HAM_* variables (the inner `ham run` reads them).
         env.update({BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()})
+        # The Java check() made, for the same check in the allocation's `ham run` (this host).
+        env[java_mod.CHECKED_ENV] = java_mod.checked(
+            java_mod.java_binary(self.settings["java_home"], env), env)
         request = dataclasses.replace(self.request, output="", error="",
                                       extra=(*self.request.extra, KEEP_ON_NODE_FAILURE))
         argv = self._slurm.allocate_argv(request, self._ham_run())

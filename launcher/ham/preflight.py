@@ -17,7 +17,7 @@ def check(settings: Settings, command: list[str], env: Mapping[str, str] | None 
     env = os.environ if env is None else env
     if not command:
         raise UsageError("no command given: put it after `--`, e.g. `ham run -- hadoop jar app.jar ...`")
-    check_java(java_binary(settings["java_home"], env))
+    check_java(java_binary(settings["java_home"], env), env)
     find_hadoop(settings, env)
     if settings["framework"] == "ham":
         ham_jar(settings)

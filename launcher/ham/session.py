@@ -148,7 +148,7 @@ def _java(settings: Settings, env: Mapping[str, str]) -> tuple[str, str]:
     """The java binary, and JAVA_HOME: Apache's scripts (a site's Hadoop) need it, and a Hadoop
     installation's environment has it."""
     java = java_binary(settings["java_home"], env)
-    check_java(java)
+    check_java(java, env)
     return java, settings["java_home"] or env.get("JAVA_HOME") or str(Path(java).resolve().parents[1])
 
 
