@@ -5,7 +5,7 @@ import java.util.List;
 
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.ResumeManifest;
-import io.github.ham.mapreduce.history.JobHistoryLog;
+import io.github.ham.mapreduce.history.HistoryFiles;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
@@ -60,7 +60,7 @@ public final class ResumeJob {
     }
     JobConf current = new JobConf();
     Cluster cluster = new Cluster(current);
-    HamClientProtocol.resume(id, staging, JobHistoryLog.nextRun(new File(dir, JobDirs.HISTORY),
+    HamClientProtocol.resume(id, staging, HistoryFiles.nextRun(new File(dir, JobDirs.HISTORY),
         id.toString()), current);
     Job job = cluster.getJob(id);
     System.exit(job.monitorAndPrintJob() ? 0 : 1);

@@ -299,16 +299,18 @@ public final class HamJob extends Thread {
         + "aside") + ")", true);
   }
 
-  /** After a stop: the IPC server goes (and the hook, if the JVM stays up). */
+  /** After a stop or the job's end: the IPC server goes (and the hook, if the JVM stays up). */
   private void release() {
     if (shutdownHook != null) {
       try {
         Runtime.getRuntime().removeShutdownHook(shutdownHook);
       } catch (IllegalStateException e) {
-        // Already shutting down.
+        // Already shutting down: the hook runs anyway.
       }
     }
-    services.stopServer();
+    if (services != null) {
+      services.stopServer();
+    }
   }
 
   /** The job's end when the JVM goes down: history, record, and what is left on disk. */
@@ -338,9 +340,8 @@ public final class HamJob extends Thread {
     if (stopped) {
       return;  // the JVM is going down and the job was stopped for a resume
     }
-    // With no attempt left running, every attempt's log is whole: the history's end (events,
-    // done/ files, aggregated logs: ~50 ms of a small job's ~100 ms here) is written while the
-    // runners stop and the run's files go. Else after, when the killed attempts' logs are.
+    // With no attempt running (all logs whole) the history's end (events, done/ files, logs)
+    // is written while the runners stop; else after, when the killed attempts' logs are.
     boolean historyFirst = scheduler != null && !scheduler.anyRunning();
     if (historyFirst) {
       report.ended(why);
@@ -351,16 +352,7 @@ public final class HamJob extends Thread {
         services.stopRunners(conf.getLong(HamConfig.STEP_EXIT_WAIT_MS,
             HamConfig.DEFAULT_STEP_EXIT_WAIT_MS));
       }
-      if (shutdownHook != null) {
-        try {
-          Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-          // Already shutting down: the hook runs anyway.
-        }
-      }
-      if (services != null) {
-        services.stopServer();
-      }
+      release();
       RunFiles.clean(conf, dirs, false);
     } catch (Throwable t) {
       LOG.warn("Cleanup of job {} failed", id, t);

@@ -8,7 +8,7 @@ import java.util.List;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.MapOutputCheck;
-import io.github.ham.mapreduce.history.JobHistoryLog;
+import io.github.ham.mapreduce.history.HistoryFiles;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -83,7 +83,7 @@ final class Recovery {
    */
   static Plan plan(JobConf conf, JobDirs dirs, AttemptIds ids, int run, JobOutput output)
       throws IOException {
-    File previous = JobHistoryLog.jhist(dirs.history(), ids.job().toString(), run - 1);
+    File previous = HistoryFiles.jhist(dirs.history(), ids.job().toString(), run - 1);
     if (!previous.isFile()) {
       NOTICE.warn("No history of run {} of {}: every task runs again", run - 1, ids.job());
       return Plan.NONE;

@@ -122,21 +122,7 @@ public final class JobHistoryLog {
 
   /** The history file of this run. */
   public File jhist() {
-    return jhist(dir, id.toString(), run);
-  }
-
-  /** The history file of run {@code run} of a job (in its history directory). */
-  public static File jhist(File dir, String jobId, int run) {
-    return new File(dir, jobId + "_" + run + ".jhist");
-  }
-
-  /** The number of the next run of a job: one more than the last its history has. */
-  public static int nextRun(File dir, String jobId) {
-    int run = 1;
-    while (jhist(dir, jobId, run).isFile()) {
-      run++;
-    }
-    return run;
+    return HistoryFiles.jhist(dir, id.toString(), run);
   }
 
   private void submit(String what, IoAction action) {
@@ -247,11 +233,7 @@ public final class JobHistoryLog {
       }
     });
     writer.shutdown();
-    try {
-      writer.awaitTermination(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    written();
   }
 
   /** A runner took an attempt: its task starts with its first attempt. */
