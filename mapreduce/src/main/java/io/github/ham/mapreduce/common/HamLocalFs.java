@@ -6,11 +6,7 @@ import java.net.URISyntaxException;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.ChecksumFs;
-import org.apache.hadoop.fs.DelegateToFileSystem;
 import org.apache.hadoop.fs.FsConstants;
-import org.apache.hadoop.fs.FsServerDefaults;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.local.LocalConfigKeys;
 
 /**
  * {@link HamLocalFileSystem} for FileContext (fs.AbstractFileSystem.file.impl in the
@@ -21,35 +17,8 @@ import org.apache.hadoop.fs.local.LocalConfigKeys;
 public class HamLocalFs extends ChecksumFs {
   /** The constructor AbstractFileSystem.createFileSystem calls. */
   public HamLocalFs(URI uri, Configuration conf) throws IOException, URISyntaxException {
-    super(new Raw(conf));
-  }
-
-  /** Hadoop's RawLocalFs (whose constructors are its package's) over HAM's raw file system. */
-  static final class Raw extends DelegateToFileSystem {
-    Raw(Configuration conf) throws IOException, URISyntaxException {
-      super(FsConstants.LOCAL_FS_URI, new HamLocalFileSystem.JavaPermissionsRawLocalFileSystem(),
-          conf, FsConstants.LOCAL_FS_URI.getScheme(), false);
-    }
-
-    @Override
-    public int getUriDefaultPort() {
-      return -1;  // no port in file:///
-    }
-
-    @Override
-    public FsServerDefaults getServerDefaults(Path f) throws IOException {
-      return LocalConfigKeys.getServerDefaults();
-    }
-
-    @Override
-    @Deprecated
-    public FsServerDefaults getServerDefaults() throws IOException {
-      return LocalConfigKeys.getServerDefaults();
-    }
-
-    @Override
-    public boolean isValidName(String src) {
-      return true;  // the operating system's rules, as RawLocalFileSystem's
-    }
+    super(new MountFs(FsConstants.LOCAL_FS_URI,
+        new HamLocalFileSystem.JavaPermissionsRawLocalFileSystem(), conf,
+        FsConstants.LOCAL_FS_URI.getScheme()));
   }
 }

@@ -259,7 +259,7 @@ public final class TaskScheduler {
     return !runningAttempts[0].isEmpty() || !runningAttempts[1].isEmpty();
   }
 
-    /** Whether tasks a runner of {@code kind} could run are still pending or running. */
+  /** Whether tasks a runner of {@code kind} could run are still pending or running. */
   public synchronized boolean hasWork(RunnerKind kind) {
     if (isFinished()) {
       return false;

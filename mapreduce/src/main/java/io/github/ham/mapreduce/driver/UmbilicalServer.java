@@ -109,17 +109,14 @@ final class UmbilicalServer {
     // on a large allocation): with Hadoop's backlog of 256 the kernel drops the connection
     // requests beyond it, and runners time out connecting (ipc.client.connect.timeout) and
     // retry or exit. The kernel caps the backlog at net.core.somaxconn.
-    if (conf.get(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY) == null) {
-      serverConf.setInt(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
-          LISTEN_QUEUE);
-    }
+    serverConf.setIfUnset(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
+        String.valueOf(LISTEN_QUEUE));
     // A reader thread decodes its connections' calls and runs their SASL handshakes: with
     // Hadoop's one, a job's thousands of runners connecting at once queue behind it (10,000
     // simulated runners on 1,000 connections: 21.5 s to connect with one, 18.2-18.8 s with
     // four, a 10 s ramp included; bench/results/scale-readers).
-    if (conf.get(CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY) == null) {
-      serverConf.setInt(CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY, READERS);
-    }
+    serverConf.setIfUnset(CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
+        String.valueOf(READERS));
     server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,
