@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
+import io.github.ham.mapreduce.history.IndexedCounters;
 
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.JobConf;
@@ -93,6 +94,21 @@ final class JobCounters {
       }
     }
     return out;
+  }
+
+  /** The counters an attempt last reported, as the history converts them (none if none). */
+  synchronized IndexedCounters indexed(AttemptKey key) {
+    long[] values = byAttempt.get(key);  // replaced, never changed, by a later report
+    return new IndexedCounters(values == null ? new long[0] : values, this::namesOf);
+  }
+
+  /** Counter {@code index}'s names, as {@link #ofAttempt} names it. */
+  private synchronized String[] namesOf(int index) {
+    String group = names.get(index)[0];
+    Counters one = new Counters();
+    Counters.Counter c = counter(one, index);
+    return new String[] {group, one.getGroup(group).getDisplayName(), c.getName(),
+        c.getDisplayName()};
   }
 
   /** The task counters of the successful attempts of the maps (or reduces). */

@@ -8,6 +8,7 @@ import java.util.Map;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
 import io.github.ham.mapreduce.common.RunnerId;
+import io.github.ham.mapreduce.history.IndexedCounters;
 import io.github.ham.mapreduce.history.JobHistoryLog;
 import io.github.ham.mapreduce.history.JobTotals;
 
@@ -77,8 +78,7 @@ final class JobEvents {
     }
     // Read in the history's thread (the attempt has ended: its counters no longer change),
     // once for the attempt's and the task's events.
-    java.util.function.Supplier<org.apache.hadoop.mapred.Counters> c =
-        () -> counters.ofAttempt(key);
+    java.util.function.Supplier<IndexedCounters> c = () -> counters.indexed(key);
     history.attemptEnded(ids.attempt(key), a.state().name(), RunnerId.nodeOf(a.runner()),
         a.start(), a.finish(), a.error(), c);
     TaskScheduler.TaskSnapshot task = scheduler.task(key.task());

@@ -27,6 +27,9 @@ import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
  * per job. Hadoop resolves a framework counter's display name from its resource bundle on
  * every call, and an attempt's end asks for ~25 of them twice (its event and its task's): that
  * lookup was the largest cost of the driver's history thread (bench/README.md, case scale).
+ * An attempt's counters come as the driver keeps them ({@link IndexedCounters}), with the
+ * names looked up once per counter of the job's table; the job's totals and a recovered
+ * task's come as Hadoop's Counters.
  */
 final class HistoryCounters {
   private static final String NAME = "COUNTERS";  // EventWriter.toAvro's
@@ -36,7 +39,10 @@ final class HistoryCounters {
   private final DatumWriter<JhCounters> writer = new SpecificDatumWriter<>(JhCounters.class);
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
   private BinaryEncoder encoder;
-  private Supplier<? extends AbstractCounters<?, ?>> lastSource;
+  /** By counter index of the job's table: group, group display, name, display; group. */
+  private final List<Utf8[]> indexed = new ArrayList<>();
+  private final List<String> indexedGroups = new ArrayList<>();
+  private Supplier<IndexedCounters> lastSource;
   private Encoded lastCounters;
 
   /**
@@ -58,7 +64,7 @@ final class HistoryCounters {
    * attempt's event and its task's: they follow each other in the history's one thread with
    * the same source.
    */
-  JhCounters of(Supplier<? extends AbstractCounters<?, ?>> source) {
+  JhCounters of(Supplier<IndexedCounters> source) {
     if (source != lastSource) {
       lastSource = source;
       lastCounters = encoded(toAvro(source.get()));
@@ -77,6 +83,56 @@ final class HistoryCounters {
       throw new UncheckedIOException(e);  // a ByteArrayOutputStream does not fail
     }
     return new Encoded(counters, bytes.toByteArray());
+  }
+
+  /**
+   * {@code counters} as a history event carries them: the same as {@link #toAvro(AbstractCounters)}
+   * of the Counters they came from, as the pairs keep that Counters' order (each group's
+   * counters together).
+   */
+  JhCounters toAvro(IndexedCounters counters) {
+    JhCounters result = new JhCounters();
+    result.setName(new Utf8(NAME));
+    result.setGroups(new ArrayList<>(0));
+    long[] pairs = counters.pairs();
+    String current = null;
+    List<JhCounter> counts = null;
+    for (int i = 0; i < pairs.length; i += 2) {
+      int index = (int) pairs[i];
+      Utf8[] n = names(counters.names(), index);
+      String group = indexedGroups.get(index);
+      if (!group.equals(current)) {
+        current = group;
+        JhCounterGroup g = new JhCounterGroup();
+        g.setName(n[0]);
+        g.setDisplayName(n[1]);
+        counts = new ArrayList<>();
+        g.setCounts(counts);
+        result.getGroups().add(g);
+      }
+      JhCounter c = new JhCounter();
+      c.setName(n[2]);
+      c.setDisplayName(n[3]);
+      c.setValue(pairs[i + 1]);
+      counts.add(c);
+    }
+    return result;
+  }
+
+  /** Counter {@code index}'s names, asked for once per job. */
+  private Utf8[] names(IndexedCounters.Names table, int index) {
+    while (indexed.size() <= index) {
+      indexed.add(null);
+      indexedGroups.add(null);
+    }
+    Utf8[] n = indexed.get(index);
+    if (n == null) {
+      String[] s = table.of(index);
+      n = new Utf8[] {new Utf8(s[0]), new Utf8(s[1]), new Utf8(s[2]), new Utf8(s[3])};
+      indexed.set(index, n);
+      indexedGroups.set(index, s[0]);
+    }
+    return n;
   }
 
   /** {@code counters} (null: none) as a history event carries them. */

@@ -32,7 +32,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.TypeConverter;
-import org.apache.hadoop.mapreduce.counters.AbstractCounters;
 import org.apache.hadoop.mapreduce.jobhistory.AMStartedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
@@ -272,7 +271,7 @@ public final class JobHistoryLog {
    * own thread (turning them into the events' form is not the caller's cost).
    */
   public void attemptEnded(TaskAttemptID attempt, String state, String node, long start,
-      long finish, String error, Supplier<? extends AbstractCounters<?, ?>> attemptCounters) {
+      long finish, String error, Supplier<IndexedCounters> attemptCounters) {
     submit("an attempt's end", () -> {
       if (!started.contains(attempt.getTaskID())) {
         return;  // never started in this file (cannot happen; the HS would fail on it)
@@ -303,7 +302,7 @@ public final class JobHistoryLog {
    * in the file, a resume need not run it again.
    */
   public void taskEnded(TaskID task, String state, TaskAttemptID attempt, long finish,
-      String error, Supplier<? extends AbstractCounters<?, ?>> taskCounters) {
+      String error, Supplier<IndexedCounters> taskCounters) {
     submit("a task's end", () -> {
       if (!started.contains(task) || (ended.containsKey(task)
           && java.util.Objects.equals(ended.get(task), attempt))) {

@@ -2,6 +2,8 @@ package io.github.ham.mapreduce.driver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -14,6 +16,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.jupiter.api.Test;
 
 import io.github.ham.mapreduce.common.AttemptKey;
+import io.github.ham.mapreduce.history.IndexedCounters;
 
 class JobCountersTest {
   private static Counters report(long records, long userValue) {
@@ -27,6 +30,26 @@ class JobCountersTest {
       g.addCounter("LONG", "Long words", userValue);
     }
     return c;
+  }
+
+  /** Each counter's group, group display name, name, display name and value, in order. */
+  private static List<String> names(Counters c) {
+    List<String> out = new ArrayList<>();
+    for (Counters.Group g : c) {
+      for (Counters.Counter counter : g) {
+        out.add(String.join("|", g.getName(), g.getDisplayName(), counter.getName(),
+            counter.getDisplayName(), String.valueOf(counter.getValue())));
+      }
+    }
+    return out;
+  }
+
+  private static List<String> names(IndexedCounters c) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < c.pairs().length; i += 2) {
+      out.add(String.join("|", c.names().of((int) c.pairs()[i])) + "|" + c.pairs()[i + 1]);
+    }
+    return out;
   }
 
   @Test
@@ -48,6 +71,9 @@ class JobCountersTest {
         .getCounterForName("LONG").getDisplayName());
     assertEquals("Words seen", counters.ofAttempt(a).getGroup("my.app.Words").getDisplayName());
     assertEquals(new Counters(), counters.ofAttempt(new AttemptKey(a.task(), 9)));
+    assertEquals(names(counters.ofAttempt(a)), names(counters.indexed(a)),
+        "the history's form: the same counters, names and values, in Hadoop's order");
+    assertEquals(List.of(), names(counters.indexed(new AttemptKey(a.task(), 9))));
 
     Counters total = counters.total();  // a (succeeded) and c (running); b failed
     assertEquals(8, total.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());

@@ -77,9 +77,39 @@ class HistoryCountersTest {
     return bytes.toByteArray();
   }
 
+  /**
+   * {@code c} as the driver keeps an attempt's counters: pairs in {@code c}'s order over a
+   * table of names (JobCountersTest checks that the driver's table gives these).
+   */
+  static IndexedCounters indexed(Counters c) {
+    java.util.List<String[]> table = new java.util.ArrayList<>();
+    java.util.List<Long> pairs = new java.util.ArrayList<>();
+    for (Counters.Group g : c) {
+      for (Counters.Counter counter : g) {
+        pairs.add((long) table.size());
+        pairs.add(counter.getValue());
+        table.add(new String[] {g.getName(), g.getDisplayName(), counter.getName(),
+            counter.getDisplayName()});
+      }
+    }
+    return new IndexedCounters(pairs.stream().mapToLong(Long::longValue).toArray(),
+        table::get);
+  }
+
+  @Test
+  void theDriversPairsConvertAsHadoopConvertsTheirCounters() throws Exception {
+    HistoryCounters avro = new HistoryCounters();
+    assertEquals(hadoops(sample(0)).toString(), avro.toAvro(indexed(sample(0))).toString());
+    JhCounters again = avro.toAvro(indexed(sample(100)));  // names from the cache
+    assertEquals(hadoops(sample(100)).toString(), again.toString());
+    assertArrayEquals(jhist(hadoops(sample(9))), jhist(avro.encoded(avro.toAvro(
+        indexed(sample(9))))));
+    assertEquals(0, avro.toAvro(new IndexedCounters(new long[0], i -> null)).getGroups().size());
+  }
+
   @Test
   void noCountersIsAnEmptyList() {
-    JhCounters none = new HistoryCounters().toAvro(null);
+    JhCounters none = new HistoryCounters().toAvro((Counters) null);
     assertEquals("COUNTERS", none.getName().toString());
     assertEquals(0, none.getGroups().size());
   }
