@@ -15,8 +15,16 @@ public final class RunnerId {
 
   /** The slot of a runner id (the id itself if it has another form). */
   public static String slotOf(String runnerId) {
-    String[] parts = runnerId.split("/");
-    return parts.length >= 3 ? parts[parts.length - 2] : runnerId;
+    // The last name but one between slashes, as split("/") would give it (trailing slashes
+    // dropped), without split's array and regex check: the driver takes apart the id of every
+    // call a runner makes (String.split was 4% of its IPC handlers' samples at 100k maps).
+    int end = runnerId.length();
+    while (end > 0 && runnerId.charAt(end - 1) == '/') {
+      end--;
+    }
+    int last = end > 0 ? runnerId.lastIndexOf('/', end - 1) : -1;
+    int before = last > 0 ? runnerId.lastIndexOf('/', last - 1) : -1;
+    return before >= 0 ? runnerId.substring(before + 1, last) : runnerId;
   }
 
   /** The node of a runner id, or null. */

@@ -18,6 +18,15 @@ class RunnerMessagesTest {
     assertEquals(null, RunnerId.nodeOf("g0-p3"));
   }
 
+  @Test
+  void aSlotIsWhatSplittingTheIdOnSlashesGives() {
+    for (String id : List.of("node2/g0-p3/1234", "a.b/c/d/e", "g0-p3", "a/b", "/b/c", "//c",
+        "a/b/c/", "a/b/c//", "/", "", "/abc", "a//c", "x/y/")) {
+      String[] parts = id.split("/");
+      assertEquals(parts.length >= 3 ? parts[parts.length - 2] : id, RunnerId.slotOf(id), id);
+    }
+  }
+
 
   @Test
   void badMapOutputReports() {
