@@ -230,12 +230,11 @@ public final class HamJob extends Thread {
     record.write(report.record(state, false));
   }
 
-  /** Until the scheduler is done: time out attempts, look after the runners, record status. */
+  /** Until the scheduler is done: look after the attempts and the runners, record status. */
   private void supervise() throws IOException, InterruptedException {
     while (!scheduler.isFinished()) {
       wakeup.await(TICK_MS);
       long now = System.currentTimeMillis();
-      events.ended(scheduler.expire(now));
       events.ended(scheduler.takeEnded());
       services.supervisor.check(now);
       record.writeEvery(() -> report.record(state, false));

@@ -40,6 +40,9 @@ final class RunnerSupervisor {
   private final int maxRelaunches;
   private final long heartbeatTimeout;
   private final long startTimeout;
+  /** How often {@link #check} looks for timed-out attempts and silent runners. */
+  static final long SCAN_EVERY_MS = 250;
+  private long scannedAt = Long.MIN_VALUE / 2;
   /** Relaunches and replacements counted against ham.runner.max.relaunches. */
   private int relaunchesUsed;
 
@@ -107,6 +110,15 @@ final class RunnerSupervisor {
 
   /** One round: lost runners, replacements, and launches of the kinds whose tasks are due. */
   void check(long now) throws IOException {
+    // The timeouts (an attempt's progress and contact, a runner's) are seconds long, and a
+    // look at them goes through every running attempt and runner: once per SCAN_EVERY_MS, not
+    // on every call (the job's supervision calls this whenever an attempt ends, thousands of
+    // times a second on a large job, and the runners' calls wait for the tracker meanwhile).
+    boolean scan = now - scannedAt >= SCAN_EVERY_MS || now < scannedAt;
+    if (scan) {
+      scannedAt = now;
+      events.ended(scheduler.expire(now));
+    }
     if (killed || scheduler.isFinished()) {
       return;
     }
@@ -117,7 +129,9 @@ final class RunnerSupervisor {
         lost.add(l);
       }
     }
-    lost.addAll(tracker.expire(now, heartbeatTimeout, startTimeout));
+    if (scan) {
+      lost.addAll(tracker.expire(now, heartbeatTimeout, startTimeout));
+    }
     if (!lost.isEmpty() && Allocation.ended(conf)) {
       // scancel or the time limit took the runners (and will take this JVM): replacing them
       // would fail, and failing the job would lose what a resume can keep.
@@ -130,7 +144,7 @@ final class RunnerSupervisor {
       runnerLost(l, now);
     }
     for (RunnerKind kind : specs.keySet()) {
-      if (!scheduler.isFinished() && wanted(kind) && tracker.live(kind) == 0) {
+      if (!scheduler.isFinished() && wanted(kind) && !tracker.anyLive(kind)) {
         noneLeft(kind, now);
       }
     }

@@ -189,15 +189,14 @@ public final class RunnerTracker {
     return e != null && e.lost;
   }
 
-  /** Runners of {@code kind} neither lost nor retired. */
-  public synchronized int live(RunnerKind kind) {
-    int n = 0;
+  /** Whether a runner of {@code kind} is neither lost nor retired. */
+  public synchronized boolean anyLive(RunnerKind kind) {
     for (Entry e : slots.values()) {
       if (e.kind == kind && e.live()) {
-        n++;
+        return true;  // most often one of the first: asked after every attempt's end
       }
     }
-    return n;
+    return false;
   }
 
   private Lost lose(Entry e, String reason) {

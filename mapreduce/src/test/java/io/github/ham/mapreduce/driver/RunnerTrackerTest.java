@@ -53,7 +53,7 @@ class RunnerTrackerTest {
     assertEquals("node1", lost.get(0).node());
     assertTrue(t.expire(20000, 5000, 0).stream().allMatch(l -> l.slot().equals("g0-p1")));
     assertTrue(t.expire(30000, 5000, 0).isEmpty(), "each runner is lost once");
-    assertEquals(0, t.live(RunnerKind.ANY));
+    assertFalse(t.anyLive(RunnerKind.ANY));
   }
 
   @Test
@@ -90,8 +90,8 @@ class RunnerTrackerTest {
     assertFalse(t.anyRetired(RunnerKind.MAP));
     t.retire("node1/g0-p0/1");
     assertTrue(t.anyRetired(RunnerKind.MAP));
-    assertEquals(0, t.live(RunnerKind.MAP));
-    assertEquals(1, t.live(RunnerKind.REDUCE));
+    assertFalse(t.anyLive(RunnerKind.MAP));
+    assertTrue(t.anyLive(RunnerKind.REDUCE));
     assertNull(t.exited(new RunnerExit("g0-p0", "node1", "exit status 0")), "its exit is no loss");
     assertTrue(t.expire(100_000, 10, 0).stream().noneMatch(l -> l.slot().equals("g0-p0")));
     assertFalse(t.contact("node1/g0-p0/1", 5), "a retired runner is told to exit again");
