@@ -155,7 +155,7 @@ SCHEMA: tuple[Setting, ...] = (
             "its first task (60-map job: first task 2.21 -> 1.67 s after the job directory, "
             "bench/results/client-jit); 'tiered' is the JVM's default, whose second compiler "
             "takes CPU during a job's first seconds but makes a long, dispatch-heavy job's "
-            "driver faster in the end (100k maps x 100 runners: 2,743 against 3,511 "
+            "driver faster in the end (100k maps x 100 runners: 2,890 against 3,503 "
             "dispatches/s, bench/README.md)."),
     Setting("client_unjar", "auto", _parse_choice("auto", "always"),
             "`hadoop jar` of the bundled Hadoop: 'auto' runs a job jar with no classes/ or lib/ "
