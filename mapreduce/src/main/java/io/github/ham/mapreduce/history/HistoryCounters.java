@@ -39,9 +39,8 @@ final class HistoryCounters {
   private final DatumWriter<JhCounters> writer = new SpecificDatumWriter<>(JhCounters.class);
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
   private BinaryEncoder encoder;
-  /** By counter index of the job's table: group, group display, name, display; group. */
-  private final List<Utf8[]> indexed = new ArrayList<>();
-  private final List<String> indexedGroups = new ArrayList<>();
+  /** By counter index of the job's table: its names, as the events carry them. */
+  private final List<Named> indexed = new ArrayList<>();
   private Supplier<IndexedCounters> lastSource;
   private Encoded lastCounters;
 
@@ -91,78 +90,82 @@ final class HistoryCounters {
    * counters together).
    */
   JhCounters toAvro(IndexedCounters counters) {
-    JhCounters result = new JhCounters();
-    result.setName(new Utf8(NAME));
-    result.setGroups(new ArrayList<>(0));
+    JhCounters result = empty();
     long[] pairs = counters.pairs();
     String current = null;
     List<JhCounter> counts = null;
     for (int i = 0; i < pairs.length; i += 2) {
-      int index = (int) pairs[i];
-      Utf8[] n = names(counters.names(), index);
-      String group = indexedGroups.get(index);
-      if (!group.equals(current)) {
-        current = group;
-        JhCounterGroup g = new JhCounterGroup();
-        g.setName(n[0]);
-        g.setDisplayName(n[1]);
-        counts = new ArrayList<>();
-        g.setCounts(counts);
-        result.getGroups().add(g);
+      Named n = named(counters.names(), (int) pairs[i]);
+      if (!n.group().equals(current)) {
+        current = n.group();
+        counts = addGroup(result, n.groupName(), n.groupDisplay());
       }
-      JhCounter c = new JhCounter();
-      c.setName(n[2]);
-      c.setDisplayName(n[3]);
-      c.setValue(pairs[i + 1]);
-      counts.add(c);
+      addCount(counts, n.name(), n.display(), pairs[i + 1]);
     }
     return result;
   }
 
+  /** A counter's names: its group's (as a String to compare, and as events carry it), its own. */
+  private record Named(String group, Utf8 groupName, Utf8 groupDisplay, Utf8 name,
+      Utf8 display) {
+  }
+
   /** Counter {@code index}'s names, asked for once per job. */
-  private Utf8[] names(IndexedCounters.Names table, int index) {
+  private Named named(IndexedCounters.Names table, int index) {
     while (indexed.size() <= index) {
       indexed.add(null);
-      indexedGroups.add(null);
     }
-    Utf8[] n = indexed.get(index);
+    Named n = indexed.get(index);
     if (n == null) {
       String[] s = table.of(index);
-      n = new Utf8[] {new Utf8(s[0]), new Utf8(s[1]), new Utf8(s[2]), new Utf8(s[3])};
+      n = new Named(s[0], new Utf8(s[0]), new Utf8(s[1]), new Utf8(s[2]), new Utf8(s[3]));
       indexed.set(index, n);
-      indexedGroups.set(index, s[0]);
     }
     return n;
   }
 
-  /** {@code counters} (null: none) as a history event carries them. */
-  JhCounters toAvro(AbstractCounters<? extends Counter, ? extends CounterGroupBase<?>> counters) {
+  /** No counters, as EventWriter.toAvro names them. */
+  private static JhCounters empty() {
     JhCounters result = new JhCounters();
     result.setName(new Utf8(NAME));
     result.setGroups(new ArrayList<>(0));
+    return result;
+  }
+
+  /** A new group at the end of {@code result}; returns its list of counters. */
+  private static List<JhCounter> addGroup(JhCounters result, Utf8 name, Utf8 display) {
+    JhCounterGroup g = new JhCounterGroup();
+    g.setName(name);
+    g.setDisplayName(display);
+    g.setCounts(new ArrayList<>());
+    result.getGroups().add(g);
+    return g.getCounts();
+  }
+
+  private static void addCount(List<JhCounter> counts, Utf8 name, Utf8 display, long value) {
+    JhCounter c = new JhCounter();
+    c.setName(name);
+    c.setDisplayName(display);
+    c.setValue(value);
+    counts.add(c);
+  }
+
+  /** {@code counters} (null: none) as a history event carries them. */
+  JhCounters toAvro(AbstractCounters<? extends Counter, ? extends CounterGroupBase<?>> counters) {
+    JhCounters result = empty();
     if (counters == null) {
       return result;
     }
     for (CounterGroupBase<?> group : counters) {
-      Utf8 groupName = new Utf8(group.getName());
-      JhCounterGroup g = new JhCounterGroup();
-      g.setName(groupName);
-      g.setDisplayName(groupNames.computeIfAbsent(group.getName(),
-          k -> new Utf8(group.getDisplayName())));
+      List<JhCounter> counts = addGroup(result, new Utf8(group.getName()),
+          groupNames.computeIfAbsent(group.getName(), k -> new Utf8(group.getDisplayName())));
       Map<String, Utf8[]> names = counterNames.computeIfAbsent(group.getName(),
           k -> new HashMap<>());
-      List<JhCounter> counts = new ArrayList<>(group.size());
       for (Counter counter : group) {
         Utf8[] n = names.computeIfAbsent(counter.getName(),
             k -> new Utf8[] {new Utf8(k), new Utf8(counter.getDisplayName())});
-        JhCounter c = new JhCounter();
-        c.setName(n[0]);
-        c.setDisplayName(n[1]);
-        c.setValue(counter.getValue());
-        counts.add(c);
+        addCount(counts, n[0], n[1], counter.getValue());
       }
-      g.setCounts(counts);
-      result.getGroups().add(g);
     }
     return result;
   }
