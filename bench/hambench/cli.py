@@ -47,7 +47,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
                  "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "dfsio_settle_s",
                  "driver_maps", "driver_runners_per_node", "resume_maps", "resume_map_ms",
-                 "scale_heartbeat_ms", "scale_connect_ramp_ms"):
+                 "scale_heartbeat_ms", "scale_connect_ramp_ms", "scale_sim_warmup"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
     for name in ("scale_maps", "scale_runners"):
         ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...",
@@ -188,7 +188,7 @@ def main(argv: list[str]) -> int:
             scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
                             scale_classes, rnd, p.scale_maps, p.scale_runners,
                             p.scale_heartbeat_ms, record, a.scale_conf,
-                            p.scale_connect_ramp_ms, p.scale_client_jit)
+                            p.scale_connect_ramp_ms, p.scale_client_jit, p.scale_sim_warmup)
         if p.yarn and any(c in p.cases for c in JOB_CASES):
             yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite

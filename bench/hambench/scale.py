@@ -77,7 +77,7 @@ def classpath(dist: Path, classes: Path, conf: Path) -> str:
 def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
             heartbeat_ms: int, warmup: int = WARMUP_MAPS, extra_conf: list[str] | None = None,
             connect_ramp_ms: int = -1, timeout: float = 3600,
-            client_jit: str = "tiered") -> dict[str, Any]:
+            client_jit: str = "tiered", sim_warmup: int = 0) -> dict[str, Any]:
     """One configuration in a fresh JVM; returns ScaleBench's JSON ({metrics, config,
     failures, done_per_10ms}). The driver's JVM runs at nice DRIVER_NICE (the machine is
     shared) and ScaleBench starts the runner JVMs 9 below it, at 19: a driver at 19 would leave
@@ -96,7 +96,7 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
             "-cp", classpath(dist, classes, conf), MAIN,
             "--maps", str(maps), "--runners", str(runners), "--hang", str(hang),
             "--heartbeat-ms", str(heartbeat_ms), "--warmup", str(warmup),
-            "--connect-ramp-ms", str(connect_ramp_ms),
+            "--connect-ramp-ms", str(connect_ramp_ms), "--sim-warmup", str(sim_warmup),
             "--work", str(SCALE / "run" / tag), "--out", str(out)]
     for c in extra_conf or []:
         argv += ["--conf", c]
@@ -132,13 +132,14 @@ def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:
 
 def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: list[int],
               heartbeat_ms: int, record: Any, extra_conf: list[str] | None = None,
-              connect_ramp_ms: int = -1, client_jit: str = "tiered") -> None:
+              connect_ramp_ms: int = -1, client_jit: str = "tiered",
+              sim_warmup: int = 0) -> None:
     for m, r in configs(maps, runners):
         v = variant(m, r)
         try:
             res = run_one(dist, classes, f"r{rnd}-{v}", m, r, hang=1, heartbeat_ms=heartbeat_ms,
                           extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms,
-                          client_jit=client_jit)
+                          client_jit=client_jit, sim_warmup=sim_warmup)
             metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
             record("scale", v, rnd, metrics,
                    {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],

@@ -55,10 +55,9 @@ import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
  * the JVM with {@link SimRunners} in place of TaskRunner (same arguments, options,
  * environment). No Slurm, no product code changed for the bench.
  *
- * <p>Usage: {@code ScaleBench --maps N --runners R [--jvms J] [--warmup MAPS] [--hang K]
- * [--heartbeat-ms MS]
- * [--commit true|false] [--reduces 0|1] [--task-ms MS] [--conf key=value]... --work DIR
- * --out FILE}
+ * <p>Usage: {@code ScaleBench --maps N --runners R [--jvms J] [--warmup MAPS] [--sim-warmup N]
+ * [--hang K] [--heartbeat-ms MS] [--commit true|false] [--reduces 0|1] [--task-ms MS]
+ * [--conf key=value]... --work DIR --out FILE}
  */
 public final class ScaleBench {
   private static final ObjectMapper JSON =
@@ -69,6 +68,8 @@ public final class ScaleBench {
   private int runners = 100;
   private int jvms = 0;
   private int warmup = 0;
+  /** Attempts each simulated-runner JVM ends against a stand-in before it connects. */
+  private int simWarmup = 0;
   /** Added to this JVM's niceness for the runner JVMs. */
   private int runnerNice = 9;
   /** The runners connect over this long (as JVMs started by one step come up). */
@@ -110,6 +111,7 @@ public final class ScaleBench {
         case "--runners" -> runners = Integer.parseInt(v);
         case "--jvms" -> jvms = Integer.parseInt(v);
         case "--warmup" -> warmup = Integer.parseInt(v);
+        case "--sim-warmup" -> simWarmup = Integer.parseInt(v);
         case "--runner-nice" -> runnerNice = Integer.parseInt(v);
         case "--connect-ramp-ms" -> connectRampMs = Long.parseLong(v);
         case "--runners-per-connection" -> perConnection = Integer.parseInt(v);
@@ -197,7 +199,7 @@ public final class ScaleBench {
         "-D" + SimRunners.RUNNERS + "=" + runners, "-D" + SimRunners.JVMS + "=" + jvms,
         "-D" + SimRunners.MAPS + "=" + maps, "-D" + SimRunners.DIR + "=" + gates,
         "-D" + SimRunners.COMMIT + "=" + commit, "-D" + SimRunners.HANG + "=" + hang,
-        "-D" + SimRunners.TASK_MS + "=" + taskMs,
+        "-D" + SimRunners.TASK_MS + "=" + taskMs, "-D" + SimRunners.WARMUP + "=" + simWarmup,
         "-D" + SimRunners.CONNECT_RAMP_MS + "=" + (connectRampMs >= 0 ? connectRampMs : runners),
         "-D" + SimRunners.PER_CONNECTION + "=" + perConnection(runners)));
     // A young generation that holds a few seconds of allocation: every collection stops
@@ -237,21 +239,22 @@ public final class ScaleBench {
     long heapPending = heapAfterGc();
     long rssPending = procStatus("VmRSS");
 
-    // The runners connect (job token, SASL), then wait for go.
+    // The runner JVMs warm up (SimWarmUp), then their runners connect (job token, SASL), then
+    // wait for go.
+    long simWarmupMs = 0;
+    for (int k = 0; k < jvms; k++) {
+      JsonNode w = JSON.readTree(awaitGate(job, gates, "warm-" + k));
+      if (w.has("error")) {
+        throw new IOException("runner JVM " + k + ": warm-up failed: " + w.get("error").asText());
+      }
+      simWarmupMs = Math.max(simWarmupMs, w.get("warmup_ms").asLong());
+    }
     long connectStart = System.currentTimeMillis();
     gate(gates, "connect", "1");
     int connected = 0;
     int connectFailures = 0;
     for (int k = 0; k < jvms; k++) {
-      File f = new File(gates, "connected-" + k);
-      while (!f.isFile()) {
-        if (job.isComplete()) {
-          throw new IOException("the job ended before its runners connected: "
-              + job.getStatus().getFailureInfo());
-        }
-        Thread.sleep(10);
-      }
-      JsonNode c = JSON.readTree(f);
+      JsonNode c = JSON.readTree(awaitGate(job, gates, "connected-" + k));
       connected += c.get("connected").asInt();
       connectFailures += c.get("connect_failures").asInt();
     }
@@ -383,6 +386,8 @@ public final class ScaleBench {
     m.put("submit_s", (submitted - t0) / 1e3);
     m.put("prepare_s", (running - submitted) / 1e3);
     m.put("connect_s", (connectEnd - connectStart) / 1e3);
+    m.put("sim_warmup_tasks", simWarmup);
+    m.put("sim_warmup_s", simWarmupMs / 1e3);
     m.put("runners_connected", connected);
     m.put("connect_failures", connectFailures);
     m.put("job_end_s", (complete - lastDone) / 1e3);
@@ -508,6 +513,19 @@ public final class ScaleBench {
 
   private int perConnection(int runners) {
     return perConnection > 0 ? perConnection : Math.max(1, (runners + 999) / 1000);
+  }
+
+  /** Waits for a file a runner JVM writes in {@code gates}; the job ending first fails. */
+  private static File awaitGate(Job job, File gates, String name) throws Exception {
+    File f = new File(gates, name);
+    while (!f.isFile()) {
+      if (job.isComplete()) {
+        throw new IOException("the job ended before its runners wrote " + name + ": "
+            + job.getStatus().getFailureInfo());
+      }
+      Thread.sleep(10);
+    }
+    return f;
   }
 
   /** Opens a gate the runners wait for: the file appears whole (written aside, renamed). */

@@ -9,7 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The scale bench's harness end to end, small: a real driver, simulated runners, one hung. */
+/**
+ * The scale bench's harness end to end, small: a real driver, simulated runners warmed up
+ * against their own stand-in, one hung.
+ */
 class ScaleBenchTest {
   @TempDir
   Path tmp;
@@ -19,7 +22,7 @@ class ScaleBenchTest {
   void simulatedRunnersFinishTheJobAndAHungOneIsNoticed() throws Exception {
     ScaleBench bench = new ScaleBench();
     bench.parse(new String[] {"--maps", "60", "--runners", "6", "--jvms", "2", "--hang", "1",
-        "--heartbeat-ms", "1000", "--work", tmp.resolve("work").toString(), "--out",
+        "--heartbeat-ms", "1000", "--sim-warmup", "40", "--work", tmp.resolve("work").toString(), "--out",
         tmp.resolve("scale.json").toString()});
     Map<String, Object> m = (Map<String, Object>) bench.run().get("metrics");
     assertEquals(1, m.get("succeeded"));
@@ -27,6 +30,10 @@ class ScaleBenchTest {
     assertEquals(1, m.get("reruns"));
     assertEquals(0, m.get("rpc_errors"));
     assertEquals(6, m.get("runners_connected"));
+    // Each runner JVM ended its warm-up attempts against its own stand-in before connecting:
+    // none of them reached the driver (tasks_done and reruns above count the job's alone).
+    assertEquals(40, m.get("sim_warmup_tasks"));
+    assertTrue((Double) m.get("sim_warmup_s") > 0, "warm-up timed: " + m.get("sim_warmup_s"));
     assertEquals(1, m.get("lost_detected"));
     double detect = (Double) m.get("lost_detect_s");
     // From the runner's last call; the driver counts from its own side of it, a little earlier.

@@ -57,7 +57,9 @@ import org.apache.hadoop.security.token.Token;
  *
  * <p>Settings come as system properties (ham.runner.java.opts): {@value #RUNNERS} runners in
  * all over {@value #JVMS} JVMs (this one is the launcher's slot g0-p&lt;K&gt;), results and
- * gates in {@value #DIR}. The threads connect once {@code DIR/connect} exists, and ask for
+ * gates in {@value #DIR}. First the JVM ends {@value #WARMUP} attempts against a stand-in in
+ * itself ({@link SimWarmUp}) and says so in {@code DIR/warm-K}. The threads connect once
+ * {@code DIR/connect} exists, and ask for
  * tasks once {@code DIR/go} exists; {@code DIR/connected-K} says this JVM's threads are
  * connected; {@code DIR/runners-K.json} holds what they saw. {@value #HANG} runners of JVM 0
  * go silent with an attempt in hand once that JVM has been given a quarter of its share of the
@@ -76,6 +78,8 @@ public final class SimRunners {
   static final String TASK_MS = "ham.scale.task.ms";
   static final String CONNECT_RAMP_MS = "ham.scale.connect.ramp.ms";
   static final String PER_CONNECTION = "ham.scale.runners.per.connection";
+  /** Attempts this JVM ends against a stand-in before it connects ({@link SimWarmUp}). */
+  static final String WARMUP = "ham.scale.sim.warmup";
   /** The RPCs a runner makes, for the latency histograms. */
   static final List<String> CALLS = List.of("getTask", "getTask_idle", "commitPending",
       "canCommit", "statusUpdate", "done", "connect");
@@ -189,6 +193,23 @@ public final class SimRunners {
     watchdog.start();
     InetSocketAddress address = NetUtils.createSocketAddrForHost(host, port);
     SecurityUtil.setTokenService(token, address);
+    int warmTasks = Integer.getInteger(WARMUP, 0);
+    long w0 = System.currentTimeMillis();
+    if (warmTasks > 0) {
+      Map<String, Histogram> discarded = new LinkedHashMap<>();
+      for (String c : CALLS) {
+        discarded.put(c, new Histogram());
+      }
+      try {
+        SimWarmUp.run(conf, org.apache.hadoop.mapred.JobID.downgrade(jobId), warmTasks,
+            Math.min(threads, 4), (u, attempt, seq) -> endAttempt(u, attempt, seq, discarded));
+      } catch (Exception e) {
+        write("warm-" + jvm, Map.of("error", e.toString()));  // ScaleBench fails the run
+        throw e;
+      }
+    }
+    write("warm-" + jvm, Map.of("warmup_tasks", warmTasks,
+        "warmup_ms", System.currentTimeMillis() - w0));
     await(new File(dir, "connect"));
     CountDownLatch ready = new CountDownLatch(threads);
     List<Thread> workers = new ArrayList<>();
@@ -372,30 +393,7 @@ public final class SimRunners {
         Thread.sleep(Long.MAX_VALUE);  // silent for good; a daemon thread, gone with the JVM
       }
       try {
-        if (taskMs > 0) {
-          Thread.sleep(taskMs);
-        }
-        long seq = tasks.get();
-        if (commit) {
-          t0 = System.nanoTime();
-          umbilical.commitPending(attempt, SimTaskStatus.map(attempt, true, seq));
-          latency.get("commitPending").add(System.nanoTime() - t0);
-          while (true) {
-            t0 = System.nanoTime();
-            boolean ok = umbilical.canCommit(attempt);
-            latency.get("canCommit").add(System.nanoTime() - t0);
-            if (ok) {
-              break;
-            }
-            Thread.sleep(1000);  // as Task.commit
-          }
-        }
-        t0 = System.nanoTime();
-        umbilical.statusUpdate(attempt, SimTaskStatus.map(attempt, false, seq));
-        latency.get("statusUpdate").add(System.nanoTime() - t0);
-        t0 = System.nanoTime();
-        umbilical.done(attempt);
-        latency.get("done").add(System.nanoTime() - t0);
+        endAttempt(umbilical, attempt, tasks.get(), latency);
         long end = System.currentTimeMillis();
         lastContact = end;
         tasks.incrementAndGet();
@@ -407,6 +405,38 @@ public final class SimRunners {
         failures.add(attempt + ": " + e);
       }
     }
+  }
+
+  /**
+   * What a map that writes output says at its end (the task's own work aside): commitPending
+   * and canCommit, its last statusUpdate and done, each call's latency into {@code times}.
+   */
+  private void endAttempt(TaskUmbilicalProtocol umbilical, TaskAttemptID attempt, long seq,
+      Map<String, Histogram> times) throws IOException, InterruptedException {
+    if (taskMs > 0) {
+      Thread.sleep(taskMs);
+    }
+    long t0;
+    if (commit) {
+      t0 = System.nanoTime();
+      umbilical.commitPending(attempt, SimTaskStatus.map(attempt, true, seq));
+      times.get("commitPending").add(System.nanoTime() - t0);
+      while (true) {
+        t0 = System.nanoTime();
+        boolean ok = umbilical.canCommit(attempt);
+        times.get("canCommit").add(System.nanoTime() - t0);
+        if (ok) {
+          break;
+        }
+        Thread.sleep(1000);  // as Task.commit
+      }
+    }
+    t0 = System.nanoTime();
+    umbilical.statusUpdate(attempt, SimTaskStatus.map(attempt, false, seq));
+    times.get("statusUpdate").add(System.nanoTime() - t0);
+    t0 = System.nanoTime();
+    umbilical.done(attempt);
+    times.get("done").add(System.nanoTime() - t0);
   }
 
   private String await(File gate) throws IOException, InterruptedException {
