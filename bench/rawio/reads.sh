@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Cold parallel reads only, the ways a reader can take in turn on the same files: dd, Java
-# read(2) (what lustre:// does by default) and Java through 64 MB mappings (lustre:// with
-# ham.lustre.read.mmap=true), each from a page cache dropped SETTLE seconds before (as
+# Cold parallel reads only, the ways a reader can take in turn on the same files: dd, dd with
+# O_DIRECT in 4 MiB blocks (ddirect: what lustre:// does past a file's first 16 MiB, see
+# DirectReads), Java read(2) (lustre:// with ham.lustre.read.direct.after=-1) and Java through
+# 64 MB mappings (lustre:// with ham.lustre.read.mmap=true), each from a page cache dropped SETTLE seconds before (as
 # run.sh). Files: 3 x 2 GB written by dd (buffered) and 3 x 2 GB written with O_DIRECT (as
 # lustre:// writes a large file), so that a difference of layout would show too. Alternating
 # the readers on the same files takes the disk's drift between steps out of the comparison.
@@ -27,13 +28,14 @@ echo
 echo "| round | reader | files | read MB/s |"
 echo "|---|---|---|---|"
 for r in $(seq "$rounds"); do
-  for step in dd:A dd:B read:A mmap:A mmap:B read:B; do
+  for step in dd:A ddirect:A dd:B ddirect:B read:A mmap:A mmap:B read:B; do
     tool=${step%%:*} files=${step##*:}
     cold; t0=$(now)
     for i in 0 1 2; do
       f="$dir/$files$i"
       case $tool in
         dd) dd if="$f" of=/dev/null bs=1M status=none & ;;
+        ddirect) dd if="$f" of=/dev/null bs=4M iflag=direct status=none & ;;
         *) java -cp "$dir/classes" RawIo "$tool" "$f" $mb >/dev/null & ;;
       esac
     done

@@ -34,12 +34,12 @@ final class LargeIo {
 
   /**
    * Wraps an unbuffered RawLocalFileSystem stream (opened with buffer size 1) in ours; with
-   * {@code mapped}, large reads copy from mappings of the file instead ({@link MappedReads}),
+   * {@code large}, large reads go that way first ({@link MappedReads}, {@link DirectReads}),
    * counted in {@code stats} as the stream's own reads are.
    */
-  static FSDataInputStream input(FSDataInputStream raw, int bufferSize, MappedReads mapped,
+  static FSDataInputStream input(FSDataInputStream raw, int bufferSize, LargeReads large,
       FileSystem.Statistics stats) throws IOException {
-    return new FSDataInputStream(new Input(new Unbuffered(raw), bufferSize, mapped, stats));
+    return new FSDataInputStream(new Input(new Unbuffered(raw), bufferSize, large, stats));
   }
 
   static OutputStream output(OutputStream file, int bufferSize) {
@@ -48,12 +48,12 @@ final class LargeIo {
 
   /** A large read buffer that large reads go around. */
   static final class Input extends BufferedFSInputStream {
-    private final MappedReads mapped;
+    private final LargeReads large;
     private final FileSystem.Statistics stats;
 
-    Input(FSInputStream in, int size, MappedReads mapped, FileSystem.Statistics stats) {
+    Input(FSInputStream in, int size, LargeReads large, FileSystem.Statistics stats) {
       super(in, size);
-      this.mapped = mapped;
+      this.large = large;
       this.stats = stats;
     }
 
@@ -62,8 +62,8 @@ final class LargeIo {
       if (len >= DIRECT && pos >= count && markpos < 0) {
         FSInputStream file = (FSInputStream) in;
         long at = file.getPos();
-        if (mapped != null) {
-          int n = mapped.read(at, b, off, len);
+        if (large != null) {
+          int n = large.read(at, b, off, len);
           if (n > 0) {
             file.seek(at + n);  // the stream's position follows, for getPos and small reads
             if (stats != null) {
@@ -83,8 +83,8 @@ final class LargeIo {
       try {
         super.close();
       } finally {
-        if (mapped != null) {
-          mapped.close();
+        if (large != null) {
+          large.close();
         }
       }
     }

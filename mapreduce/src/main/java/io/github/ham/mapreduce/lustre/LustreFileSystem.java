@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * wants end-to-end checksums can use file:// or write checksummed formats), and large I/O:
  * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
  * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}),
- * reads with read(2) (or, with {@link HamConfig#LUSTRE_READ_MMAP}, copying from memory
- * mappings of the file: {@link MappedReads}), a large file's writes past its first 16 MiB going
- * with direct I/O ({@link DirectWrites}; {@link HamConfig#LUSTRE_WRITE_DIRECT_AFTER}).
+ * a large file's reads and writes past its first 16 MiB going with direct I/O
+ * ({@link DirectReads}, {@link DirectWrites}; {@link HamConfig#LUSTRE_READ_DIRECT_AFTER},
+ * {@link HamConfig#LUSTRE_WRITE_DIRECT_AFTER}), the rest with read(2) and write(2) (or, with
+ * {@link HamConfig#LUSTRE_READ_MMAP}, reads copying from memory mappings: {@link MappedReads}).
  * Status comes from one stat in the JVM
  * ({@link PosixFileStatus}); block locations name no hosts (every node reads every stripe
  * equally well, so there is no locality to report); block sizes follow the stripe layout.
@@ -63,6 +64,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
   private int bufferSize = HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE;
   private boolean mappedReads = HamConfig.DEFAULT_LUSTRE_READ_MMAP;
   private long directAfter = HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER;
+  private long directReadsAfter = HamConfig.DEFAULT_LUSTRE_READ_DIRECT_AFTER;
   private Blocks blocks;
   private boolean rootOnLustre;
   private StripeRules fileStripes = StripeRules.parse("");
@@ -97,6 +99,8 @@ public class LustreFileSystem extends RawLocalFileSystem {
     mappedReads = conf.getBoolean(HamConfig.LUSTRE_READ_MMAP, HamConfig.DEFAULT_LUSTRE_READ_MMAP);
     directAfter = conf.getLong(HamConfig.LUSTRE_WRITE_DIRECT_AFTER,
         HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER);
+    directReadsAfter = conf.getLong(HamConfig.LUSTRE_READ_DIRECT_AFTER,
+        HamConfig.DEFAULT_LUSTRE_READ_DIRECT_AFTER);
     fileStripes = StripeRules.parse(conf.get(HamConfig.LUSTRE_FILE_STRIPES));
     striping = new Striping(conf);
     rootOnLustre = striping.onLustre(root);
@@ -244,8 +248,11 @@ public class LustreFileSystem extends RawLocalFileSystem {
   public FSDataInputStream open(Path f, int size) throws IOException {
     // RawLocalFileSystem's stream with a 1-byte buffer (every read goes around it) in ours.
     FSDataInputStream raw = super.open(f, 1);
-    return LargeIo.input(raw, buffer(size), mappedReads ? new MappedReads(pathToFile(f)) : null,
-        statistics);
+    int buffer = buffer(size);
+    LargeReads large = mappedReads ? new MappedReads(pathToFile(f))
+        : directReadsAfter >= 0 ? new DirectReads(pathToFile(f).toPath(), directReadsAfter, buffer)
+        : null;
+    return LargeIo.input(raw, buffer, large, statistics);
   }
 
   @Override

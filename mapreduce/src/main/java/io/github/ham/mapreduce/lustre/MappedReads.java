@@ -1,6 +1,5 @@
 package io.github.ham.mapreduce.lustre;
 
-import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
@@ -24,7 +23,7 @@ import org.apache.hadoop.util.CleanerUtil;
  * and a file that shrank fails the read with an IOException, as a read(2) would. (A file cut
  * between that check and the copy still fails its task, with the InternalError.)
  */
-final class MappedReads implements Closeable {
+final class MappedReads implements LargeReads {
   static final long WINDOW = 64L << 20;
 
   private final File file;
@@ -47,7 +46,8 @@ final class MappedReads implements Closeable {
    * {@code pos} is at or past the file's end as it is now (the caller's read(2) then answers,
    * with EOF semantics of its own).
    */
-  int read(long pos, byte[] b, int off, int len) throws IOException {
+  @Override
+  public int read(long pos, byte[] b, int off, int len) throws IOException {
     if (window == null || pos < windowStart || pos >= windowStart + window.capacity()) {
       if (!map(pos)) {
         return -1;
