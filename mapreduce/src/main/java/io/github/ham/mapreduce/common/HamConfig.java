@@ -185,8 +185,8 @@ public final class HamConfig {
    * large reads (256 KiB and more) past them go with direct I/O (O_DIRECT), a block of
    * ham.lustre.buffer.size at a time into a buffer of our own: one copy of every byte instead
    * of two, and no page cache filled with pages a streaming reader never reads again (3
-   * parallel cold readers here: 1.24-1.34 GB/s direct against 0.75-0.81 buffered,
-   * bench/results/dfsio-direct-reads). Negative: never direct. ham.lustre.read.mmap, if true,
+   * parallel cold dd readers here: 1.33-1.48 GB/s direct against 0.78-0.85 buffered,
+   * bench/results/rawio-reads-direct.md). Negative: never direct. ham.lustre.read.mmap, if true,
    * comes first.
    */
   public static final String LUSTRE_READ_DIRECT_AFTER = "ham.lustre.read.direct.after";

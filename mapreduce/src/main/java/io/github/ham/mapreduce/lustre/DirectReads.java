@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * from Java copies every byte twice (from the page cache into a native buffer, then into the
  * array) and fills the page cache with pages a streaming reader never reads again; here each
  * byte is copied once, as dd's read(2) copies it, and the page cache is left alone. Measured
- * here with 3 parallel cold readers of 2 GB: dd with O_DIRECT and 4 MiB blocks 1.24-1.34 GB/s
- * against 0.75-0.81 buffered (bench/results/dfsio-direct-reads/README.md). The first
+ * here with 3 parallel cold readers of 2 GB: dd with O_DIRECT and 4 MiB blocks 1.33-1.48 GB/s
+ * against 0.78-0.85 buffered (bench/results/rawio-reads-direct.md), and TestDFSIO through
+ * lustre:// 2.06x dd's buffered reads (bench/results/dfsio-direct-reads/README.md). The first
  * {@code after} bytes (small files, headers, a SequenceFile's sync) and small reads stay with
  * read(2), through the page cache, where a synchronous direct read per block would cost them.
  * <p>The kernel keeps direct reads coherent with the page cache (dirty pages of the range are
