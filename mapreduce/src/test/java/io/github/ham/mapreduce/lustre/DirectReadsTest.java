@@ -1,5 +1,7 @@
 package io.github.ham.mapreduce.lustre;
 
+import static io.github.ham.mapreduce.lustre.DirectWritesTest.data;
+import static io.github.ham.mapreduce.lustre.DirectWritesTest.directAfterAPage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +11,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Random;
 
 import io.github.ham.mapreduce.common.HamConfig;
 
@@ -19,15 +20,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** Large reads with O_DIRECT past a file's first bytes: {@link DirectReads}. */
 class DirectReadsTest {
+  private static final org.apache.hadoop.fs.Path IN = new org.apache.hadoop.fs.Path("/d/in");
+
   @TempDir
   Path tmp;
-
-  private static byte[] data(int n, long seed) {
-    byte[] d = new byte[n];
-    new Random(seed).nextBytes(d);
-    return d;
-  }
 
   /** What {@code reads} gives from {@code pos} on, in requests of {@code len}, until it says -1. */
   private static byte[] readFrom(DirectReads reads, long pos, int len) throws Exception {
@@ -79,16 +77,13 @@ class DirectReadsTest {
 
   @Test
   void lustreStreamsReadLargeFilesWholeAndCountTheirBytes() throws Exception {
-    Configuration conf = LustreFileSystemTest.conf(tmp);
-    conf.setLong(HamConfig.LUSTRE_READ_DIRECT_AFTER, 4096);
-    conf.setInt(HamConfig.LUSTRE_BUFFER_SIZE, 1 << 20);
+    Configuration conf = directAfterAPage(tmp, HamConfig.LUSTRE_READ_DIRECT_AFTER);
     byte[] d = data(3_000_001, 3);
     try (FileSystem fs = LustreFileSystemTest.lustre(conf)) {
-      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/d/in");
-      LustreFileSystemTest.write(fs, p, d);
+      LustreFileSystemTest.write(fs, IN, d);
       FileSystem.Statistics stats = FileSystem.getStatistics("lustre", fs.getClass());
       long before = stats.getBytesRead();
-      try (FSDataInputStream in = fs.open(p)) {
+      try (FSDataInputStream in = fs.open(IN)) {
         byte[] buf = new byte[1_000_000];  // TestDFSIO's request size
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         int n;

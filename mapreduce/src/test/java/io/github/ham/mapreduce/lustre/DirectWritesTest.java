@@ -23,10 +23,19 @@ class DirectWritesTest {
   @TempDir
   Path tmp;
 
-  private static byte[] data(int n, long seed) {
+  /** {@code n} random bytes, the same for the same seed. */
+  static byte[] data(int n, long seed) {
     byte[] d = new byte[n];
     new Random(seed).nextBytes(d);
     return d;
+  }
+
+  /** A lustre:// root in {@code tmp}, 1 MiB buffers, {@code key} (a direct threshold) 4096. */
+  static Configuration directAfterAPage(Path tmp, String key) {
+    Configuration conf = LustreFileSystemTest.conf(tmp);
+    conf.setLong(key, 4096);
+    conf.setInt(HamConfig.LUSTRE_BUFFER_SIZE, 1 << 20);
+    return conf;
   }
 
   /** Writes {@code d} in pieces of varying sizes (records and large blocks). */
@@ -85,9 +94,7 @@ class DirectWritesTest {
 
   @Test
   void lustreFilesPastTheThresholdKeepTheirContentAndMode() throws Exception {
-    Configuration conf = LustreFileSystemTest.conf(tmp);
-    conf.setLong(HamConfig.LUSTRE_WRITE_DIRECT_AFTER, 4096);
-    conf.setInt(HamConfig.LUSTRE_BUFFER_SIZE, 1 << 20);
+    Configuration conf = directAfterAPage(tmp, HamConfig.LUSTRE_WRITE_DIRECT_AFTER);
     byte[] d = data(3_000_001, 4);
     try (FileSystem fs = LustreFileSystemTest.lustre(conf)) {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path("/d/out");
