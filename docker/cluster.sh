@@ -46,7 +46,8 @@ need_root() { [ "$(id -u)" = 0 ] || die "run as root (it installs packages and c
 
 cmd_install() {
     need_root
-    local pkgs="slurmctld slurmd slurm-client libslurm-dev munge slurmdbd mariadb-server iproute2 procps util-linux"
+    # util-linux-extra: fincore, with which test_lustre.py sees what lustre:// left in the page cache
+    local pkgs="slurmctld slurmd slurm-client libslurm-dev munge slurmdbd mariadb-server iproute2 procps util-linux util-linux-extra"
     local missing=""
     for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
     if [ -n "$missing" ]; then
@@ -150,6 +151,10 @@ setup_network() {  # setup_network NODES: bridge + one namespace per node
     ip link set "$BRIDGE" up
     for i in $(seq "$n"); do
         ns="$NETNS_PREFIX$i"
+        # Left by a cluster whose run directory lost track of them (a CI clone's cluster.sh
+        # once found ham-node2 still there: "File exists", and node2 never came up).
+        ip netns del "$ns" 2>/dev/null || true
+        ip link del "veth-ham$i" 2>/dev/null || true
         ip netns add "$ns"
         touch "$DIR/run/netns-$ns"
         ip link add "veth-ham$i" type veth peer name eth0 netns "$ns"

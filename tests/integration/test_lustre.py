@@ -57,6 +57,8 @@ def runs(cluster, tmp_path_factory):
     text_files(local_text)
     hello = base / "hello.txt"
     hello.write_text("hello, lustre\n")
+    big = base / "big.bin"  # past the 16 MiB that lustre:// reads and writes through the cache
+    big.write_bytes(os.urandom((24 << 20) + 12345))
     out = base / "out"
     out.mkdir()
     common = {**cluster, "PATH": f"{FAKE_LFS}:{cluster.get('PATH', os.environ['PATH'])}",
@@ -81,6 +83,9 @@ def runs(cluster, tmp_path_factory):
         find {root}/fsdemo > {out}/find.txt
         hadoop fs -rm /fsdemo/hello.txt > {out}/rm.txt
         hadoop fs -ls /fsdemo > {out}/ls-after.txt
+        hadoop fs -D io.file.buffer.size=1048576 -cp file://{big} /big.bin
+        hadoop fs -D io.file.buffer.size=1048576 -cp /big.bin file://{out}/big-copy.bin
+        fincore -b -n -o RES {root}/big.bin > {out}/big-cached.txt
         {ex} wordcount -D mapreduce.job.reduces=3 text wc
         {ex} teragen -D mapreduce.job.maps=4 20000 tg
         {ex} terasort -D mapreduce.job.reduces=3 tg ts
@@ -138,6 +143,18 @@ def test_hadoop_fs_put_ls_cat_rm_on_lustre(runs):
     assert "Deleted /fsdemo/hello.txt" in (out / "rm.txt").read_text()
     assert lines(out / "ls-after.txt") == [] and not (root / "fsdemo" / "hello.txt").exists()
     assert not list(root.rglob("*.crc"))
+
+
+def test_large_files_go_past_the_page_cache_and_come_back_whole(runs):
+    # Copied in and out in 1 MB requests (io.file.buffer.size), as TestDFSIO reads and writes:
+    # past a file's first 16 MiB lustre:// writes and reads with direct I/O, so the file's
+    # pages beyond (8 MiB of 24) were never in the page cache, written or read; through the
+    # page cache all 24 MiB would be there.
+    big = runs["base"] / "big.bin"
+    assert (runs["root"] / "big.bin").read_bytes() == big.read_bytes()
+    assert (runs["out"] / "big-copy.bin").read_bytes() == big.read_bytes()
+    cached = int((runs["out"] / "big-cached.txt").read_text())
+    assert cached < (20 << 20), f"{cached} bytes of the 24 MiB file in the page cache"
 
 
 def test_jobs_on_lustre_match_the_local_runner_under_the_home_directory(runs):
