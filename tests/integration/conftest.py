@@ -98,6 +98,21 @@ def wait_finished(job_id: str, timeout: float = 60) -> JobInfo:
     return wait_for(lambda: finished(job_id), timeout, f"Slurm job {job_id} to end")
 
 
+def bring_time_limit_near(job_id: str, env: dict[str, str]) -> None:
+    """Cut a running job's time limit to 1-2 minutes past now, so that Slurm's time-limit
+    warning (`ham submit`'s --signal=B:USR1@60) comes within about 90 s, through Slurm's own
+    time-limit check. A job submitted with a short limit instead (-t 1 or 2) may get the warning
+    in its first seconds: Slurm sends it up to 60 s early."""
+    used = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%M"], env=env, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    minutes = 0  # squeue's TIME: [[days-]hours:]minutes:seconds
+    for part in used.replace("-", ":").split(":")[:-1]:
+        minutes = minutes * 60 + int(part)
+    # Limits are whole minutes: 2 more leave 61-120 s, more than the 60 s warning needs.
+    subprocess.run(["scontrol", "update", f"JobId={job_id}", f"TimeLimit={minutes + 2}"],
+                   env=env, check=True)
+
+
 # Hadoop 3.3.5 laid out as a site's installation would be, from Maven Central's jars with HAM's
 # bin scripts (docker/install.sh builds it; a test session builds it if it is missing).
 HADOOP_335 = Path(__file__).resolve().parents[2] / "mapreduce" / "hadoop-layout" / "target" / "hadoop-3.3.5"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import wait_finished, wait_for
+from tests.integration.conftest import bring_time_limit_near, wait_finished, wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER, same_tree
 from tests.integration.test_runtime_faults import runner_pids, streaming_cmd
 from tests.integration.test_runtime_recovery import write_inputs
@@ -122,13 +122,14 @@ def held_maps_job(tmp_path: Path) -> tuple[Path, list[str]]:
 def test_time_limit_stop_then_resume_runs_only_what_did_not_finish(cluster, tmp_path,
                                                                     reference):
     d, cmd = held_maps_job(tmp_path)
-    r = ham(d, cluster, "submit", "-N", "3", "-t", "2", "--", *cmd)
+    r = ham(d, cluster, "submit", "-N", "3", "-t", "10", "--", *cmd)
     assert r.returncode == 0, r.stderr
     first = r.stdout.strip()
     job = job_dir(d / "shared")
     wait_for(lambda: completed_maps(job) == HELD_FROM, 120, "the maps that do not hold")
     # Slurm's warning (SIGUSR1, 60 s before the limit) stops the job where it is.
-    info = wait_finished(first, 240)
+    bring_time_limit_near(first, cluster)
+    info = wait_finished(first, 180)
     assert info.exit_code != 0
     record = json.loads(next((d / "shared").glob("*/*/ham.json")).read_text())
     assert "SIGUSR1" in record["signals"], record

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.integration.conftest import finished, wait_finished, wait_for
+from tests.integration.conftest import bring_time_limit_near, finished, wait_finished, wait_for
 from tests.integration.test_runtime import JOBCLIENT_TESTS
 from tests.integration.test_runtime_faults import (MAPPER, assert_settled,
                                                    running_script, setup_data, streaming_cmd)
@@ -67,10 +67,11 @@ def test_scancel_mid_job(cluster, tmp_path):
 
 
 def test_time_limit_mid_job(cluster, tmp_path):
-    # -t 1 with the 60 s warning: Slurm sends SIGUSR1 within its ~30 s check interval.
-    d = setup_data(tmp_path, sleepy(45))
+    d = setup_data(tmp_path, sleepy(300))
     (d / "shared").mkdir()
-    job_id = submit_streaming(d, cluster, "-t", "1")
+    job_id = submit_streaming(d, cluster, "-t", "10")
+    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
+    bring_time_limit_near(job_id, cluster)
     info = wait_finished(job_id, 120)
     record = json.loads(next((d / "shared").glob("*/*/ham.json")).read_text())
     assert "SIGUSR1" in record["signals"], record
