@@ -18,6 +18,7 @@ that stopped before it finished (`ham submit --resume 1234`).
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import sys
 import time
@@ -30,11 +31,17 @@ from ham import resume as resume_mod
 from ham import settings as settings_mod
 from ham.errors import UsageError
 from ham.settings import BY_KEY, Settings
-from ham.slurm import JobInfo, JobRequest, Slurm
+from ham.slurm import JobInfo, JobRequest, Slurm, time_limit_seconds
+
+log = logging.getLogger(__name__)
 
 # Slurm sends SIGUSR1 to the batch shell this long before the time limit; `ham run` then stops
 # the job gracefully (runners stopped, intermediate data removed, nothing half-committed).
 WARNING_SIGNAL = "--signal=B:USR1@60"
+# Slurm may send that warning up to 60 s early (its time-limit check runs about that seldom), so
+# under 3 minutes it could stop a job in its first seconds: such a job asks for none, and at
+# its limit Slurm's SIGTERM stops it the way `scancel` does.
+SHORTEST_WARNED = 180
 # A failed node must not end the allocation: HAM's runtime re-runs the node's tasks on the
 # others (and does not replace runners there), so the job finishes without it.
 KEEP_ON_NODE_FAILURE = "--no-kill"
@@ -112,14 +119,24 @@ class Job:
             self.check()
         return render.render(
             "sbatch.sh.j2",
-            sbatch_options=[*self.request.options(), WARNING_SIGNAL, KEEP_ON_NODE_FAILURE],
+            sbatch_options=[*self.request.options(), *self._warning(), KEEP_ON_NODE_FAILURE],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
             ham_run=self._ham_run(),
         )
 
+    def _warning(self) -> list[str]:
+        """The time-limit warning's sbatch option, unless the time limit is too short for it."""
+        limit = time_limit_seconds(self.request.time)
+        return [] if limit is not None and limit < SHORTEST_WARNED else [WARNING_SIGNAL]
+
     # -- batch ----------------------------------------------------------------------------
     def submit(self) -> str:
         self.check()
+        if not self._warning():
+            log.warning("a time limit of %s is too short for Slurm's time-limit warning (asked "
+                        "60 s ahead, sent up to 60 s early): none is asked for; at the limit "
+                        "Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t 3 or "
+                        "more for a graceful stop before the limit", self.request.time)
         self.job_id = self._slurm.submit(self.script())
         return self.job_id
 

@@ -51,6 +51,23 @@ class JobRequest:
         return opts + list(self.extra)
 
 
+def time_limit_seconds(time: str) -> int | None:
+    """A time limit in Slurm's syntax (minutes, minutes:seconds, hours:minutes:seconds,
+    days-hours[:minutes[:seconds]]) in seconds; None for none given, UNLIMITED or INFINITE."""
+    if not time or time.upper() in ("UNLIMITED", "INFINITE"):
+        return None
+    days, _, clock = time.rpartition("-")
+    parts = [int(p) for p in clock.split(":")]
+    if days:  # days-hours[:minutes[:seconds]]
+        hours, minutes, seconds = (parts + [0, 0])[:3]
+        return ((int(days) * 24 + hours) * 60 + minutes) * 60 + seconds
+    if len(parts) == 3:
+        hours, minutes, seconds = parts
+        return (hours * 60 + minutes) * 60 + seconds
+    minutes, seconds = (parts + [0])[:2]
+    return minutes * 60 + seconds
+
+
 @dataclass(frozen=True)
 class JobInfo:
     job_id: str

@@ -100,3 +100,22 @@ def test_allocations_survive_a_failed_node():
 def test_jobs_that_wait_are_known(extra, later):
     from ham.slurm import JobRequest
     assert JobRequest(extra=extra).starts_later() is later
+
+
+@pytest.mark.parametrize("time,seconds", [("", None), ("UNLIMITED", None), ("2", 120),
+                                          ("2:30", 150), ("1:00:00", 3600), ("1-0", 86400),
+                                          ("1-2:03", 93780), ("0-0:2:59", 179)])
+def test_time_limits_in_slurm_syntax(time, seconds):
+    from ham.slurm import time_limit_seconds
+    assert time_limit_seconds(time) == seconds
+
+
+@pytest.mark.parametrize("time,warned", [("", True), ("3", True), ("2:59", False), ("1", False),
+                                         ("1:00:00", True)])
+def test_time_limit_warning_only_where_it_cannot_come_at_once(time, warned):
+    """Slurm may send the --signal warning up to 60 s early: a limit under 3 minutes asks for
+    none (it could stop the job in its first seconds)."""
+    from ham.api import WARNING_SIGNAL, Job
+    from ham.slurm import JobRequest
+    job = Job(["hadoop", "version"], request=JobRequest(nodes="1", time=time))
+    assert (f"#SBATCH {WARNING_SIGNAL}" in job.script().splitlines()) == warned
