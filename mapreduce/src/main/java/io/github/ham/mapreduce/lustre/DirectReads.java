@@ -3,16 +3,10 @@ package io.github.ham.mapreduce.lustre;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.sun.nio.file.ExtendedOpenOption;
-
-import org.apache.hadoop.util.CleanerUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Large reads of a file past its first {@code after} bytes with direct I/O (O_DIRECT): the
@@ -32,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * with one INFO line per JVM.
  */
 final class DirectReads implements LargeReads {
-  private static final Logger LOG = LoggerFactory.getLogger(DirectReads.class);
-  private static final AtomicBoolean REFUSAL_LOGGED = new AtomicBoolean();
+  private static final DirectIo DIRECT =
+      new DirectIo(DirectReads.class, "Direct I/O not used to read {}, read through the page cache: {}");
 
   private final Path path;
   private final long after;
@@ -79,12 +73,13 @@ final class DirectReads implements LargeReads {
     return n;
   }
 
-  private boolean open() throws IOException {
+  private boolean open() {
+    align = DIRECT.alignment(path, bufferSize);
+    if (align == 0) {
+      refused = true;
+      return false;
+    }
     try {
-      align = (int) Math.max(4096, Files.getFileStore(path).getBlockSize());
-      if (bufferSize % align != 0) {
-        return refuse("block size " + align + " does not divide the buffer size " + bufferSize);
-      }
       channel = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
     } catch (IOException | UnsupportedOperationException e) {
       return refuse(e.toString());
@@ -119,10 +114,7 @@ final class DirectReads implements LargeReads {
 
   private boolean refuse(String why) {
     refused = true;
-    if (REFUSAL_LOGGED.compareAndSet(false, true)) {
-      LOG.info("Direct I/O not used to read {}, read through the page cache: {}", path, why);
-    }
-    return false;
+    return DIRECT.refuse(path, why);
   }
 
   /** Whether this stream's large reads have gone direct. */
@@ -137,9 +129,7 @@ final class DirectReads implements LargeReads {
         channel.close();
       }
     } finally {
-      if (allocated != null && CleanerUtil.UNMAP_SUPPORTED) {
-        CleanerUtil.getCleaner().freeBuffer(allocated);  // 4 MiB off-heap, not left to the GC
-      }
+      DirectIo.free(allocated);
       allocated = null;
       block = null;
       blockAt = -1;

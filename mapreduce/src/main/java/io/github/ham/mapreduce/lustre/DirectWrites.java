@@ -4,19 +4,14 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.sun.nio.file.ExtendedOpenOption;
 
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.fs.impl.StoreImplementationUtils;
-import org.apache.hadoop.util.CleanerUtil;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The file end of a lustre:// output stream: a file's first {@code after} bytes go through the
@@ -34,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * buffered writes, with one INFO line per JVM.
  */
 final class DirectWrites extends OutputStream implements Syncable, StreamCapabilities {
-  private static final Logger LOG = LoggerFactory.getLogger(DirectWrites.class);
-  private static final AtomicBoolean REFUSAL_LOGGED = new AtomicBoolean();
+  private static final DirectIo DIRECT =
+      new DirectIo(DirectWrites.class, "Direct I/O not used for {}, written through the page cache: {}");
 
   private final OutputStream file;
   private final Path path;
@@ -106,23 +101,15 @@ final class DirectWrites extends OutputStream implements Syncable, StreamCapabil
     }
   }
 
-  /** Direct I/O's unit: the file system's block size (4 KiB at least), dividing the buffer. */
   private boolean chooseAlignment() {
-    try {
-      align = (int) Math.max(4096, Files.getFileStore(path).getBlockSize());
-    } catch (IOException | UnsupportedOperationException e) {
-      return refuse(e.toString());
-    }
-    return bufferSize % align == 0
-        || refuse("block size " + align + " does not divide the buffer size " + bufferSize);
+    align = DIRECT.alignment(path, bufferSize);
+    refused = align == 0;
+    return !refused;
   }
 
   private boolean refuse(String why) {
     refused = true;
-    if (REFUSAL_LOGGED.compareAndSet(false, true)) {
-      LOG.info("Direct I/O not used for {}, written through the page cache: {}", path, why);
-    }
-    return false;
+    return DIRECT.refuse(path, why);
   }
 
   private boolean openDirect() throws IOException {
@@ -214,9 +201,7 @@ final class DirectWrites extends OutputStream implements Syncable, StreamCapabil
           flush();
         } finally {
           direct = null;
-          if (CleanerUtil.UNMAP_SUPPORTED) {
-            CleanerUtil.getCleaner().freeBuffer(allocated);
-          }
+          DirectIo.free(allocated);
         }
       }
     }
