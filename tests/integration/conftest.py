@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ham.slurm import JobInfo, Slurm
+from ham.slurm import JobInfo, Slurm, time_limit_seconds
 
 pytestmark = pytest.mark.integration
 
@@ -105,9 +105,8 @@ def bring_time_limit_near(job_id: str, env: dict[str, str]) -> None:
     in its first seconds: Slurm sends it up to 60 s early."""
     used = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%M"], env=env, check=True,
                           capture_output=True, text=True).stdout.strip()
-    minutes = 0  # squeue's TIME: [[days-]hours:]minutes:seconds
-    for part in used.replace("-", ":").split(":")[:-1]:
-        minutes = minutes * 60 + int(part)
+    # squeue's TIME ([days-][hours:]minutes:seconds) reads as a time limit does.
+    minutes = (time_limit_seconds(used) or 0) // 60
     # Limits are whole minutes: 2 more leave 61-120 s, more than the 60 s warning needs.
     subprocess.run(["scontrol", "update", f"JobId={job_id}", f"TimeLimit={minutes + 2}"],
                    env=env, check=True)
