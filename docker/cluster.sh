@@ -2,7 +2,8 @@
 # A real multi-node Slurm 22.05 cluster on one Debian 12 machine, for HAM's tests and demo.
 #
 #   cluster.sh install            apt-get install Slurm, munge, slurmdbd, MariaDB (idempotent)
-#   cluster.sh up [options]       (re)start the cluster; writes $HAM_CLUSTER_DIR/env.sh
+#   cluster.sh up [options]       (re)start the cluster; writes $HAM_CLUSTER_DIR/env.sh; refuses
+#                                 ports in use, and stops what it started if it fails
 #       -n, --nodes N             number of compute nodes (default 3)
 #       --no-netns                fallback: every slurmd on the host (slurmd -N nodeX, own port)
 #       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
@@ -205,6 +206,21 @@ cmd_render() {  # what `up` would write into $DIR/etc, into another directory; s
     render_conf "$out" 3 1 "$plugstack"
 }
 
+check_ports_free() {  # check_ports_free NODES NETNS: the host ports `up` will listen on
+    local entry port name busy i
+    local -a ports=("$DB_PORT mariadbd" "$DBD_PORT slurmdbd" "$CTL_PORT slurmctld")
+    # In namespaces each slurmd has the network to itself; on the host each has its own port.
+    [ "$2" = 1 ] || for i in $(seq "$1"); do ports+=("$((PORT_BASE + 200 + i)) slurmd-node$i"); done
+    for entry in "${ports[@]}"; do
+        read -r port name <<< "$entry"
+        busy=$(ss -Hltnp "sport = :$port" 2>/dev/null | grep -o 'users:(("[^"]*",pid=[0-9]*' | head -1 |
+               sed 's/users:(("\(.*\)",pid=\(.*\)/\1 (pid \2)/' || true)
+        [ -z "$busy" ] || die "port $port, for $name, is taken by $busy: another cluster uses" \
+            "HAM_CLUSTER_PORT_BASE=$PORT_BASE; stop it (HAM_CLUSTER_DIR=<its dir> $0 down) or" \
+            "choose another base"
+    done
+}
+
 cmd_up() {
     need_root
     local nodes=3 netns=1 plugstack="" reuse=0
@@ -226,6 +242,9 @@ cmd_up() {
     # An unprivileged user for the tests that run jobs as someone other than root.
     id "$TEST_USER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$TEST_USER"
     cmd_down 2>/dev/null || true
+    check_ports_free "$nodes" "$netns"
+    # A start-up that fails half-way stops what it started (the logs stay, for the error).
+    trap 'log "start-up failed: stopped what it had started; logs in $DIR/log"; cmd_down >/dev/null 2>&1' EXIT
     rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
     mkdir -p "$DIR/log" "$DIR/etc" "$DIR/spool/ctld" "$DIR/run"
 
@@ -263,6 +282,7 @@ cmd_up() {
 export SLURM_CONF=$SLURM_CONF
 export HAM_CLUSTER_DIR=$DIR
 ENV
+    trap - EXIT
     log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )); . $DIR/env.sh"
 }
 

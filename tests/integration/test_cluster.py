@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+from pathlib import Path
 
 from ham.slurm import Slurm
 from tests.integration.conftest import wait_finished
@@ -29,19 +31,20 @@ def test_node_addresses(cluster):
     assert len(set(addrs.values())) == 3
 
 
+CLUSTER_SH = Path(__file__).resolve().parents[2] / "docker" / "cluster.sh"
+
+
 def test_fallback_cluster_without_namespaces_and_down(cluster, tmp_path):
     """A second cluster (own directory and ports) in fallback mode: several slurmd on the host.
     `down` stops exactly what it started; the main test cluster keeps running."""
-    import os
-    from pathlib import Path
-
-    script = Path(__file__).resolve().parents[2] / "docker" / "cluster.sh"
     state = tmp_path / "c2"
     env = {**os.environ, "HAM_CLUSTER_DIR": str(state), "HAM_CLUSTER_PORT_BASE": "18800"}
     env.pop("SLURM_CONF", None)
-    subprocess.run([str(script), "up", "-n", "2", "--no-netns"], env=env, check=True,
-                   capture_output=True, timeout=120)
     try:
+        # Inside the try: `down` after an `up` that failed half-way finds nothing left to stop.
+        up = subprocess.run([str(CLUSTER_SH), "up", "-n", "2", "--no-netns"], env=env,
+                            capture_output=True, text=True, timeout=120)
+        assert up.returncode == 0, up.stderr[-2000:]
         conf = {**os.environ, "SLURM_CONF": str(state / "etc" / "slurm.conf")}
         out = subprocess.run(["srun", "-N2", "sh", "-c", "echo $SLURMD_NODENAME"], env=conf,
                              capture_output=True, text=True, check=True, timeout=60).stdout.split()
@@ -49,9 +52,26 @@ def test_fallback_cluster_without_namespaces_and_down(cluster, tmp_path):
         pids = [int(p.read_text()) for p in (state / "run").glob("*.pid")]
         assert len(pids) >= 5  # munged, mariadbd, slurmdbd, slurmctld, 2 x slurmd
     finally:
-        subprocess.run([str(script), "down"], env=env, check=True, capture_output=True, timeout=120)
+        subprocess.run([str(CLUSTER_SH), "down"], env=env, check=True, capture_output=True, timeout=120)
     for pid in pids:
         assert not Path(f"/proc/{pid}").exists() or \
             Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    main = subprocess.run(["scontrol", "ping"], env=cluster, capture_output=True, text=True)
+    assert "UP" in main.stdout
+
+
+def test_second_cluster_on_ports_in_use_is_refused(cluster, tmp_path):
+    """A second cluster given the running one's ports is refused in one line naming the port
+    and its process, before it starts anything; the running cluster is untouched."""
+    state = tmp_path / "c3"
+    env = {**os.environ, "HAM_CLUSTER_DIR": str(state)}
+    env.pop("HAM_CLUSTER_PORT_BASE", None)  # the default: the main cluster's
+    env.pop("SLURM_CONF", None)
+    up = subprocess.run([str(CLUSTER_SH), "up", "-n", "2", "--no-netns"], env=env,
+                        capture_output=True, text=True, timeout=120)
+    assert up.returncode == 1
+    errors = [line for line in up.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and "is taken by mariadbd (pid " in errors[0], up.stderr
+    assert not list(state.glob("run/*.pid"))
     main = subprocess.run(["scontrol", "ping"], env=cluster, capture_output=True, text=True)
     assert "UP" in main.stdout
