@@ -130,7 +130,8 @@ start_mariadb() {
     if [ ! -d "$data/mysql" ]; then
         mariadb-install-db --no-defaults --datadir="$data" --user=root >"$DIR/log/mariadb-install.log" 2>&1
     fi
-    mariadbd --no-defaults --datadir="$data" --user=root --port=$DB_PORT --bind-address=127.0.0.1 \
+    # Its own session: a Ctrl-C of whatever started the cluster (tests/run.sh) must not stop it.
+    setsid mariadbd --no-defaults --datadir="$data" --user=root --port=$DB_PORT --bind-address=127.0.0.1 \
         --socket="$DIR/run/mysql.sock" --pid-file="$DIR/run/mariadbd.pid" --skip-name-resolve \
         --innodb-buffer-pool-size=64M --log-error="$DIR/log/mariadbd.log" &
     wait_for 30 mariadbd mariadb --no-defaults --socket="$DIR/run/mysql.sock" -e "select 1"
