@@ -133,10 +133,11 @@ class Job:
     def submit(self) -> str:
         self.check()
         if not self._warning():
-            log.warning("a time limit of %s is too short for Slurm's time-limit warning (asked "
-                        "60 s ahead, sent up to 60 s early): none is asked for; at the limit "
-                        "Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t 3 or "
-                        "more for a graceful stop before the limit", self.request.time)
+            log.warning("a time limit of %s s is too short for Slurm's time-limit warning "
+                        "(asked 60 s ahead, sent up to 60 s early): none is asked for; at the "
+                        "limit Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t 3 "
+                        "or more for a graceful stop before the limit",
+                        time_limit_seconds(self.request.time))
         self.job_id = self._slurm.submit(self.script())
         return self.job_id
 
