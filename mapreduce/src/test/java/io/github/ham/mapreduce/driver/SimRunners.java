@@ -111,7 +111,7 @@ public final class SimRunners {
   private final JobConf conf = new JobConf();
   private final long pid = ProcessHandle.current().pid();
 
-  private final Map<String, Histogram> latency = new LinkedHashMap<>();
+  private final Map<String, Histogram> latency = histograms();
   private final AtomicInteger connected = new AtomicInteger();
   private final AtomicInteger connectFailures = new AtomicInteger();
   private final AtomicInteger errors = new AtomicInteger();
@@ -149,9 +149,6 @@ public final class SimRunners {
     this.hang = jvm == 0 ? Integer.getInteger(HANG, 0) : 0;
     this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 4;
     this.perConnection = Math.max(1, Integer.getInteger(PER_CONNECTION, 1));
-    for (String c : CALLS) {
-      latency.put(c, new Histogram());
-    }
     // As TaskRunner: give up on an unreachable driver quickly.
     conf.setInt("ipc.client.connect.max.retries", 1);
     conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
@@ -162,6 +159,15 @@ public final class SimRunners {
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
     token.decodeFromUrlString(System.getenv(HamConfig.ENV_JOB_TOKEN));
+  }
+
+  /** An empty latency histogram per RPC a runner makes. */
+  private static Map<String, Histogram> histograms() {
+    Map<String, Histogram> out = new LinkedHashMap<>();
+    for (String c : CALLS) {
+      out.put(c, new Histogram());
+    }
+    return out;
   }
 
   public static void main(String[] args) throws Exception {
@@ -196,10 +202,7 @@ public final class SimRunners {
     int warmTasks = Integer.getInteger(WARMUP, 0);
     long w0 = System.currentTimeMillis();
     if (warmTasks > 0) {
-      Map<String, Histogram> discarded = new LinkedHashMap<>();
-      for (String c : CALLS) {
-        discarded.put(c, new Histogram());
-      }
+      Map<String, Histogram> discarded = histograms();  // the warm-up's latencies are not kept
       try {
         SimWarmUp.run(conf, org.apache.hadoop.mapred.JobID.downgrade(jobId), warmTasks,
             Math.min(threads, 4), (u, attempt, seq) -> endAttempt(u, attempt, seq, discarded));
