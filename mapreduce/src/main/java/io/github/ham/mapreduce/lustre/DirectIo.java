@@ -2,9 +2,13 @@ package io.github.ham.mapreduce.lustre;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.sun.nio.file.ExtendedOpenOption;
 
 import org.apache.hadoop.util.CleanerUtil;
 import org.slf4j.Logger;
@@ -44,6 +48,16 @@ final class DirectIo {
       return 0;
     }
     return align;
+  }
+
+  /** {@code path} opened with O_DIRECT for {@code mode}, or null (refused, said once). */
+  FileChannel open(Path path, OpenOption mode) {
+    try {
+      return FileChannel.open(path, mode, ExtendedOpenOption.DIRECT);
+    } catch (IOException | UnsupportedOperationException e) {
+      refuse(path, e.toString());
+      return null;
+    }
   }
 
   /** Says (once per JVM) why direct I/O is not used for {@code path}; false, for callers. */

@@ -6,8 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-import com.sun.nio.file.ExtendedOpenOption;
-
 /**
  * Large reads of a file past its first {@code after} bytes with direct I/O (O_DIRECT): the
  * device or the network fills an aligned buffer of our own, a block of the stream's buffer
@@ -75,14 +73,10 @@ final class DirectReads implements LargeReads {
 
   private boolean open() {
     align = DIRECT.alignment(path, bufferSize);
-    if (align == 0) {
+    channel = align == 0 ? null : DIRECT.open(path, StandardOpenOption.READ);
+    if (channel == null) {
       refused = true;
       return false;
-    }
-    try {
-      channel = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-    } catch (IOException | UnsupportedOperationException e) {
-      return refuse(e.toString());
     }
     allocated = ByteBuffer.allocateDirect(bufferSize + align);
     block = allocated.alignedSlice(align);

@@ -7,8 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-import com.sun.nio.file.ExtendedOpenOption;
-
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
 import org.apache.hadoop.fs.impl.StoreImplementationUtils;
@@ -107,17 +105,12 @@ final class DirectWrites extends OutputStream implements Syncable, StreamCapabil
     return !refused;
   }
 
-  private boolean refuse(String why) {
-    refused = true;
-    return DIRECT.refuse(path, why);
-  }
-
   private boolean openDirect() throws IOException {
     file.flush();
-    try {
-      direct = FileChannel.open(path, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT);
-    } catch (IOException | UnsupportedOperationException e) {
-      return refuse(e.toString());
+    direct = DIRECT.open(path, StandardOpenOption.WRITE);
+    if (direct == null) {
+      refused = true;
+      return false;
     }
     allocated = ByteBuffer.allocateDirect(bufferSize + align);
     buffer = allocated.alignedSlice(align);
