@@ -41,7 +41,7 @@ WARNING_SIGNAL = "--signal=B:USR1@60"
 # Slurm may send that warning up to 60 s early (its time-limit check runs about that seldom), so
 # under 3 minutes it could stop a job in its first seconds: such a job asks for none, and at
 # its limit Slurm's SIGTERM stops it the way `scancel` does.
-SHORTEST_WARNED = 180
+SHORTEST_WARNED_MINUTES = 3
 # A failed node must not end the allocation: HAM's runtime re-runs the node's tasks on the
 # others (and does not replace runners there), so the job finishes without it.
 KEEP_ON_NODE_FAILURE = "--no-kill"
@@ -124,20 +124,26 @@ class Job:
             ham_run=self._ham_run(),
         )
 
+    def _limit_minutes(self) -> int | None:
+        """The time limit as Slurm imposes it: whole minutes, seconds rounded up; None for
+        none (not given, UNLIMITED, or zero, which asks for none)."""
+        seconds = time_limit_seconds(self.request.time)
+        return -(-seconds // 60) if seconds else None
+
     def _warning(self) -> list[str]:
         """The time-limit warning's sbatch option, unless the time limit is too short for it."""
-        limit = time_limit_seconds(self.request.time)
-        return [] if limit is not None and limit < SHORTEST_WARNED else [WARNING_SIGNAL]
+        minutes = self._limit_minutes()
+        return [] if minutes is not None and minutes < SHORTEST_WARNED_MINUTES else [WARNING_SIGNAL]
 
     # -- batch ----------------------------------------------------------------------------
     def submit(self) -> str:
         self.check()
         if not self._warning():
-            log.warning("a time limit of %s s is too short for Slurm's time-limit warning "
+            log.warning("a time limit of %d min is too short for Slurm's time-limit warning "
                         "(asked 60 s ahead, sent up to 60 s early): none is asked for; at the "
-                        "limit Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t 3 "
+                        "limit Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t %d "
                         "or more for a graceful stop before the limit",
-                        time_limit_seconds(self.request.time))
+                        self._limit_minutes(), SHORTEST_WARNED_MINUTES)
         self.job_id = self._slurm.submit(self.script())
         return self.job_id
 

@@ -110,11 +110,13 @@ def test_time_limits_in_slurm_syntax(time, seconds):
     assert time_limit_seconds(time) == seconds
 
 
-@pytest.mark.parametrize("time,warned", [("", True), ("3", True), ("2:59", False), ("1", False),
+@pytest.mark.parametrize("time,warned", [("", True), ("0", True), ("3", True), ("2:59", True),
+                                         ("2", False), ("1:30", False), ("1", False),
                                          ("1:00:00", True)])
 def test_time_limit_warning_only_where_it_cannot_come_at_once(time, warned):
     """Slurm may send the --signal warning up to 60 s early: a limit under 3 minutes asks for
-    none (it could stop the job in its first seconds)."""
+    none (it could stop the job in its first seconds). Slurm rounds seconds up to a minute (2:59
+    is 3 minutes) and takes 0 for no limit."""
     from ham.api import WARNING_SIGNAL, Job
     from ham.slurm import JobRequest
     job = Job(["hadoop", "version"], request=JobRequest(nodes="1", time=time))
