@@ -140,7 +140,6 @@ public final class TaskScheduler {
     return isMap ? 0 : 1;
   }
 
-  /** How tasks are named in failure messages (the driver uses Hadoop's task ids). */
   /**
    * {@code listener} is run whenever an attempt ends or the job stops: what a runner waiting
    * for a task waits for. It runs under the scheduler's lock, so it must only signal.
@@ -149,6 +148,7 @@ public final class TaskScheduler {
     this.changed = listener;
   }
 
+  /** How tasks are named in failure messages (the driver uses Hadoop's task ids). */
   public synchronized void setTaskNames(Function<TaskKey, String> names) {
     this.taskNames = names;
   }
@@ -639,27 +639,25 @@ public final class TaskScheduler {
   }
 
   private TaskSnapshot snapshot(TaskEntry t) {
-    {
-      long start = t.attempts.isEmpty() ? 0 : t.attempts.get(0).start;
-      long finish = 0;
-      float progress = t.state == TaskState.SUCCEEDED ? 1.0f : 0f;
-      List<AttemptKey> running = new ArrayList<>();
-      List<String> errors = new ArrayList<>();
-      for (AttemptInfo a : t.attempts) {
-        if (a.state == AttemptState.RUNNING) {
-          running.add(a.key);
-          progress = Math.max(progress, a.progress);
-        } else {
-          finish = Math.max(finish, a.finish);
-        }
-        if (a.error != null) {
-          errors.add(a.error);
-        }
+    long start = t.attempts.isEmpty() ? 0 : t.attempts.get(0).start;
+    long finish = 0;
+    float progress = t.state == TaskState.SUCCEEDED ? 1.0f : 0f;
+    List<AttemptKey> running = new ArrayList<>();
+    List<String> errors = new ArrayList<>();
+    for (AttemptInfo a : t.attempts) {
+      if (a.state == AttemptState.RUNNING) {
+        running.add(a.key);
+        progress = Math.max(progress, a.progress);
+      } else {
+        finish = Math.max(finish, a.finish);
       }
-      boolean done = t.state == TaskState.SUCCEEDED || t.state == TaskState.FAILED;
-      return new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
-          t.succeeded == null ? null : t.succeeded.key, running, errors);
+      if (a.error != null) {
+        errors.add(a.error);
+      }
     }
+    boolean done = t.state == TaskState.SUCCEEDED || t.state == TaskState.FAILED;
+    return new TaskSnapshot(t.key, t.state.name(), progress, start, done ? finish : 0,
+        t.succeeded == null ? null : t.succeeded.key, running, errors);
   }
 
   public synchronized List<AttemptInfo.Snapshot> attempts() {
