@@ -36,7 +36,8 @@ from ham.slurm import JobInfo, JobRequest, Slurm, time_limit_seconds
 log = logging.getLogger(__name__)
 
 # Slurm sends SIGUSR1 to the batch shell this long before the time limit; `ham run` then stops
-# the job gracefully (runners stopped, intermediate data removed, nothing half-committed).
+# the job gracefully (runners stopped, nothing half-committed, finished map outputs kept for
+# `--resume`).
 WARNING_SIGNAL = "--signal=B:USR1@60"
 # Slurm may send that warning up to 60 s early (its time-limit check runs about that seldom), so
 # under 3 minutes it could stop a job in its first seconds: such a job asks for none, and at
@@ -113,13 +114,20 @@ class Job:
         return [*run, "--", *self.command]
 
     def script(self) -> str:
-        """The sbatch script that `submit()` would send (pure once check() ran: submits
-        nothing)."""
+        """The sbatch script that `submit()` would send (submits nothing; says in a WARNING
+        when the time limit is too short for Slurm's warning)."""
         if self.resume and self._stopped is None:
             self.check()
+        warning = self._warning()
+        if not warning:
+            log.warning("a time limit of %d min is too short for Slurm's time-limit warning "
+                        "(asked 60 s ahead, sent up to 60 s early): none is asked for; at the "
+                        "limit Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t %d "
+                        "or more for a graceful stop before the limit",
+                        self._limit_minutes(), SHORTEST_WARNED_MINUTES)
         return render.render(
             "sbatch.sh.j2",
-            sbatch_options=[*self.request.options(), *self._warning(), KEEP_ON_NODE_FAILURE],
+            sbatch_options=[*self.request.options(), *warning, KEEP_ON_NODE_FAILURE],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
             ham_run=self._ham_run(),
         )
@@ -138,12 +146,6 @@ class Job:
     # -- batch ----------------------------------------------------------------------------
     def submit(self) -> str:
         self.check()
-        if not self._warning():
-            log.warning("a time limit of %d min is too short for Slurm's time-limit warning "
-                        "(asked 60 s ahead, sent up to 60 s early): none is asked for; at the "
-                        "limit Slurm's SIGTERM stops the job as `ham cancel` does. Ask for -t %d "
-                        "or more for a graceful stop before the limit",
-                        self._limit_minutes(), SHORTEST_WARNED_MINUTES)
         self.job_id = self._slurm.submit(self.script())
         return self.job_id
 

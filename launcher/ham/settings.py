@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ham import contract, lustre
+from ham import contract, java, lustre
 from ham.errors import SettingsError
 
 log = logging.getLogger(__name__)
@@ -282,9 +282,13 @@ def load(env: Mapping[str, str] | None = None,
     return Settings(values).with_overrides(flags or {}, "command line")
 
 
-# HAM_* variables that are not settings but are allowed in the environment.
+# HAM_* variables that are not settings but are allowed in the environment: HAM's own (set by
+# `ham` for the processes it starts, or by users: HAM_LOG_LEVEL), and those of the project's
+# scripts a user exports (docker/cluster.sh, docker/compose.sh, examples/main-job.sh).
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
-    "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, "HAM_CLUSTER_DIR",
-    contract.ENV_JOB_TOKEN, contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR",
-    "HAM_ENV_RESTORE", contract.ENV_LUSTRE_MOUNTS,
+    "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, contract.ENV_JOB_TOKEN,
+    contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR", "HAM_ENV_RESTORE",
+    contract.ENV_LUSTRE_MOUNTS, java.CHECKED_ENV,
+    "HAM_CLUSTER_DIR", "HAM_CLUSTER_PORT_BASE", "HAM_DOCKER_DIR", "HAM_DOCKER_STORAGE_DRIVER",
+    "HAM_DEBIAN_MIRROR", "HAM_BASE_IMAGE", "HAM_DEMO_DIR",
 }

@@ -113,11 +113,17 @@ def test_time_limits_in_slurm_syntax(time, seconds):
 @pytest.mark.parametrize("time,warned", [("", True), ("0", True), ("3", True), ("2:59", True),
                                          ("2", False), ("1:30", False), ("1", False),
                                          ("1:00:00", True)])
-def test_time_limit_warning_only_where_it_cannot_come_at_once(time, warned):
+def test_time_limit_warning_only_where_it_cannot_come_at_once(time, warned, caplog):
     """Slurm may send the --signal warning up to 60 s early: a limit under 3 minutes asks for
-    none (it could stop the job in its first seconds). Slurm rounds seconds up to a minute (2:59
-    is 3 minutes) and takes 0 for no limit."""
+    none (it could stop the job in its first seconds), and says so in one WARNING line, in the
+    script `ham submit` sends as in `--dry-run`'s. Slurm rounds seconds up to a minute (2:59 is
+    3 minutes) and takes 0 for no limit."""
     from ham.api import WARNING_SIGNAL, Job
     from ham.slurm import JobRequest
     job = Job(["hadoop", "version"], request=JobRequest(nodes="1", time=time))
     assert (f"#SBATCH {WARNING_SIGNAL}" in job.script().splitlines()) == warned
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(said) == (0 if warned else 1)
+    minutes = {"2": 2, "1:30": 2, "1": 1}.get(time)  # as Slurm rounds them
+    assert all(f"a time limit of {minutes} min is too short" in m and "-t 3 or more" in m
+               for m in said)

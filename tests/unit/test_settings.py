@@ -115,3 +115,25 @@ def test_site_example_documents_every_setting_as_the_template_does(tmp_path):
         assert comment[:site[0] if site else None] == template[key], key
     s = settings.load({"HAM_SITE_CONFIG": str(example), "HAM_USER_CONFIG": str(tmp_path / "u")})
     assert s["filesystem"] == "lustre" and s["lustre_root"] and s["output_stripe"]
+
+
+def test_ham_variables_of_ham_and_its_scripts_raise_no_warning(tmp_path, caplog):
+    """Every HAM_* variable the launcher puts in an environment (for the `ham` it starts inside
+    an allocation, for `ham env`) and every one the project's scripts read from a user's shell
+    (docker/, examples/, tests/cluster-up.sh) is known: exporting it makes no `ham` command warn.
+    HAM_JAVA_CHECKED, set by `ham run -N` for its inner `ham run`, once did."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    names = set()
+    for path in (root / "launcher" / "ham").rglob("*.py"):
+        names |= set(re.findall(r'"(HAM_[A-Z_]+)"', path.read_text()))
+    scripts = [*(root / "docker").glob("*.sh"), root / "docker" / "compose.yml",
+               *(root / "examples").rglob("*.sh"), root / "tests" / "cluster-up.sh"]
+    for path in scripts:
+        names |= set(re.findall(r"\$\{(HAM_[A-Z_]+):[-+]", path.read_text()))
+    names -= {"HAM_CONF", "HAM_NODES", "HAM_STATE", "HAM_DB_PASS"}  # the image's entrypoint's
+    assert {"HAM_JAVA_CHECKED", "HAM_CLUSTER_PORT_BASE", "HAM_DEMO_DIR"} <= names
+    names -= {s.env_var for s in settings.SCHEMA} | {"HAM_SITE_CONFIG", "HAM_USER_CONFIG"}
+    settings.load(env_for(tmp_path, **{n: "x" for n in names}))
+    assert "is not a HAM setting" not in caplog.text

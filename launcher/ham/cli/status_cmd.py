@@ -83,8 +83,11 @@ def logs(job_id: str, attempt: str | None, driver: bool, as_json: bool) -> None:
         click.echo(f"{f.stat().st_size:>10}  {f}")
 
 
-@click.command("cancel", help="Cancel a HAM job (scancel): its runners stop, intermediate data "
-                              "is removed and nothing half-written is committed.")
+@click.command("cancel", help="Cancel a HAM job (scancel): its runners stop and nothing "
+                              "half-written is committed. Its finished map outputs are kept "
+                              "(unless it ran with -D ham.resumable=false): `ham submit "
+                              "--resume JOBID` continues it, `ham cleanup --resumable` "
+                              "removes them.")
 @click.argument("job_id")
 def cancel(job_id: str) -> None:
     settings.load()  # a broken settings file is reported, as by every command
