@@ -170,6 +170,10 @@ class Job:
         info = follow.follow(self._slurm, self._require_id(), self.output_file,
                              None if progress else (stream or sys.stdout.buffer),
                              tick if progress else None)
+        # A job that did not complete (cancelled, failed to start, timed out, its node lost)
+        # may have a batch exit code of 0: it still failed.
+        if info.state != "COMPLETED" and not info.exit_code:
+            return 1
         return info.exit_code if info.exit_code is not None else 1
 
     def state(self) -> JobInfo | None:

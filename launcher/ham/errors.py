@@ -43,10 +43,18 @@ class CommandError(HamError):
         self.returncode = returncode
         self.stdout = stdout
         self.stderr = stderr
-        detail = (stderr or stdout).strip().splitlines()
-        last = detail[-1] if detail else "no output"
-        msg = f"`{' '.join(argv[:3])}{' ...' if len(argv) > 3 else ''}` exited {returncode}: {last}"
+        msg = (f"`{' '.join(argv[:3])}{' ...' if len(argv) > 3 else ''}` exited {returncode}: "
+               f"{_telling_line(stderr or stdout)}")
         super().__init__(f"{msg}{'; ' + hint if hint else ''}")
+
+
+def _telling_line(output: str) -> str:
+    """The line of a command's output that says what went wrong: its first error line, else
+    its last line, never a usage hint (`Try "sbatch --help" ...` follows the real message)."""
+    lines = [x for x in (y.strip() for y in output.splitlines())
+             if x and not x.startswith(("Try '", 'Try "'))]
+    errors = [x for x in lines if "error" in x.lower()]
+    return (errors or lines or ["no output"])[0 if errors else -1]
 
 
 class SlurmError(HamError):

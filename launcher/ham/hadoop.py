@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -147,8 +148,10 @@ def command_environment(env: Mapping[str, str], hadoop: Hadoop, ham_jar_path: Pa
 
 
 def check_jar(jar: str) -> None:
-    """The job jar of `hadoop jar JAR`: a readable file."""
+    """The job jar of `hadoop jar JAR`: a readable zip file."""
     if not os.path.isfile(jar):
         raise UsageError(f"jar file not found: {jar} (check the path after `hadoop jar`)")
     if not os.access(jar, os.R_OK):
         raise UsageError(f"jar file not readable: {jar} (ask its owner, or check its permissions)")
+    if not zipfile.is_zipfile(jar):
+        raise UsageError(f"{jar} is not a jar (zip) file: check the path after `hadoop jar`")

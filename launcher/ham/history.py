@@ -122,6 +122,14 @@ def publish(server: Server, done: Path) -> None:
 
 
 def write_conf(server: Server) -> Path:
+    try:
+        return _write_conf(server)
+    except OSError as exc:  # --dir (or the default under the shared root) is no place for it
+        raise UsageError(f"cannot write the history server's files: {exc.filename or server.home}"
+                         f": {exc.strerror}: choose another directory with --dir") from None
+
+
+def _write_conf(server: Server) -> Path:
     conf = server.home / "conf"
     conf.mkdir(parents=True, exist_ok=True)
     (server.home / "intermediate" / "ham").mkdir(parents=True, exist_ok=True)
@@ -152,7 +160,11 @@ def write_conf(server: Server) -> Path:
 
 def port_free(bind: str, port: int) -> bool:
     with socket.socket() as s:
-        return s.connect_ex((bind, port)) != 0
+        try:
+            return s.connect_ex((bind, port)) != 0
+        except socket.gaierror as exc:  # resolving the name failed: the user's input
+            raise UsageError(f"--bind {bind}: {exc.strerror}: give a host name or IP address "
+                             f"of this machine") from None
 
 
 def start(settings: Settings, server: Server) -> proc.Popen:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ham import contract as c
 from ham import lustre
-from ham.errors import EnvironmentProblem
+from ham.errors import EnvironmentProblem, UsageError
 
 log = logging.getLogger(__name__)
 
@@ -79,10 +79,20 @@ class JobDir:
         return sorted(self.jobs.glob(f"*/{c.LOGS}/*"))
 
     def read_record(self) -> dict[str, Any]:
+        """ham.json, or {} before it is written. It is only ever replaced whole, so a file that
+        is not a JSON object was damaged or is not HAM's: refused, not overwritten."""
         try:
-            return json.loads(self.record.read_text())
-        except (OSError, ValueError):
+            text = self.record.read_text()
+        except OSError:
             return {}
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise UsageError(f"{self.record} is not a HAM job record (not a JSON object): move "
+                             f"it aside, or remove {self.path} if you no longer need the job")
+        return data
 
     def write_record(self, **fields: Any) -> None:
         """Merge fields into ham.json, atomically (readers never see half a file)."""
@@ -100,7 +110,11 @@ class JobDir:
 
     def slurm_ids(self) -> list[str]:
         """The Slurm jobs that ran here: the first, then those that resumed its jobs."""
-        return [self.path.name.split(".")[0], *self.read_record().get("resumed_in", [])]
+        try:
+            resumed = self.read_record().get("resumed_in", [])
+        except UsageError:
+            resumed = []  # a listing of every job goes on; this job's own commands say why
+        return [self.path.name.split(".")[0], *resumed]
 
     def clean(self, retention: str, *, resumable_too: bool = False) -> None:
         """Apply the retention policy once the job is over. A directory with a resumable job is

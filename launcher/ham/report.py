@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ham.errors import EnvironmentProblem
+from ham.errors import EnvironmentProblem, UsageError
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,21 @@ def text_rows(status: dict[str, Any]) -> list[str]:
             f"{b.start:8.2f}s {b.end:8.2f}s {b.end - b.start:7.2f}s" for b in bars(status)]
 
 
+def png_path(output: str, job_id: str) -> Path:
+    """The file `ham report -o OUTPUT` writes for job_id, so that the path printed is the file
+    written: matplotlib would add .png to a name without an extension by itself, and pick the
+    format from any other one."""
+    path = Path(output.replace("{job}", job_id))
+    if path.is_dir():
+        return path / f"ham-{job_id}.png"
+    if not path.suffix:
+        return path.with_name(path.name + ".png")
+    if path.suffix.lower() != ".png":
+        raise UsageError(f"-o {output}: `ham report` writes PNG images: give a file name ending "
+                         f"in .png (or a directory)")
+    return path
+
+
 def timeline_png(status: dict[str, Any], path: Path) -> Path:
     try:
         import matplotlib
@@ -81,6 +96,11 @@ def timeline_png(status: dict[str, Any], path: Path) -> Path:
               loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     ax.set_xlim(left=0)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110, format="png")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}: choose another file with -o") \
+            from None
+    finally:
+        plt.close(fig)
     return path

@@ -57,11 +57,18 @@ def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> str
     return jobconf.local_address_towards(first)
 
 
-def _allocation_id(env: Mapping[str, str]) -> str:
+def _allocation_id(env: Mapping[str, str], slurm: Slurm) -> str:
     job_id = slurm_job_id(env)
     if not job_id:
         raise UsageError("not inside a Slurm allocation (SLURM_JOB_ID is unset): use `ham run`, "
                          "`ham submit`, or start `salloc` first")
+    # A shell left from an allocation that ended (or a SLURM_JOB_ID set by hand) would get a
+    # job directory and runners that never start: the job would hang at map 0%.
+    info = slurm.job(job_id)
+    if info is None or info.state not in ("RUNNING", "CONFIGURING"):
+        raise UsageError(f"SLURM_JOB_ID={job_id} is not a running Slurm allocation "
+                         f"({info.state if info else 'Slurm does not know it'}): this shell "
+                         "outlived its allocation? Start `salloc` again, or use `ham run -N ...`")
     return job_id
 
 
@@ -76,7 +83,7 @@ def _lustre_home(settings: Settings) -> None:
 
 def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
     """Create the job directory, render its configuration and the command's environment."""
-    job_id = _allocation_id(env)
+    job_id = _allocation_id(env, slurm)
     _lustre_home(settings)
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
@@ -89,7 +96,7 @@ def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
                    stopped: resume.Stopped) -> Prepared:
     """The next run of a stopped job happens in its first job directory (its staging, map
     outputs and history are there), with configuration rendered for this allocation."""
-    job_id = _allocation_id(env)
+    job_id = _allocation_id(env, slurm)
     _lustre_home(settings)
     preset = env.get(contract.ENV_JOB_DIR)
     if preset and Path(preset) != stopped.jobdir.path:

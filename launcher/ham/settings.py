@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ham import contract, java, lustre
 from ham.errors import SettingsError
+from ham.slurm import time_limit_seconds
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +37,30 @@ def _parse_path(v: Any) -> str:
     return os.path.expanduser(v) if v else v
 
 
+def _parse_time(v: Any) -> str:
+    v = _parse_str(v)
+    time_limit_seconds(v)  # ValueError says what is wrong
+    return v
+
+
+def _parse_job_root(v: Any) -> str:
+    """shared_root: where jobs' directories go, so a path Hadoop can keep a job's files under.
+    Hadoop reads a map output's index by its URI's raw (percent-encoded) path (SpillRecord), so
+    a space breaks every job's shuffle there; ':' is not allowed in a Hadoop path's names."""
+    v = _parse_path(v)
+    if not v.strip():
+        raise ValueError("expected a directory, not an empty value (unset HAM_SHARED_ROOT "
+                         "rather than setting it empty)")
+    if re.search(r"[\s%:]", v) or not v.isascii():
+        raise ValueError("Hadoop cannot keep a job's files under a path with spaces, '%', ':' or "
+                         "non-ASCII characters (its map outputs are read by their encoded URI): "
+                         "choose a directory without them")
+    return v
+
+
 def _parse_int(minimum: int) -> Callable[[Any], int]:
     def parse(v: Any) -> int:
-        if isinstance(v, bool):
+        if isinstance(v, (bool, float)):  # TOML's 1.5 would become 1 without a word
             raise ValueError("expected an integer")
         try:
             n = int(v)
@@ -72,7 +95,7 @@ class Setting:
 
 
 SCHEMA: tuple[Setting, ...] = (
-    Setting("shared_root", "~/ham-jobs", _parse_path,
+    Setting("shared_root", "~/ham-jobs", _parse_job_root,
             "Directory on the shared file system (Lustre) under which per-job directories "
             "<shared_root>/<user>/<slurm job id> are created. Must be visible on every node."),
     Setting("hadoop", "auto", _parse_choice("auto", "bundled", "site"),
@@ -119,7 +142,7 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("partition", "", _parse_str, "Default partition for `ham submit` and `ham run`."),
     Setting("account", "", _parse_str, "Default account for `ham submit` and `ham run`."),
     Setting("qos", "", _parse_str, "Default QOS for `ham submit` and `ham run`."),
-    Setting("time_limit", "", _parse_str,
+    Setting("time_limit", "", _parse_time,
             "Default time limit (Slurm syntax, e.g. 01:00:00) for `ham submit` and `ham run`."),
     Setting("framework", "ham", _parse_choice("ham", "local"),
             "MapReduce framework for jobs: 'ham' (task runners on every node of the "
@@ -249,8 +272,10 @@ def _read_file(path: Path) -> dict[str, Any]:
         return {}
     except PermissionError:
         raise SettingsError(f"{path}: cannot read settings file (permission denied)") from None
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read settings file ({exc.strerror})") from None
     for key, val in data.items():
         if isinstance(val, dict):
             raise SettingsError(f"{path}: '{key}' is a table; HAM settings are flat keys "

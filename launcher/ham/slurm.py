@@ -7,10 +7,14 @@ error shows the raw output."""
 
 from __future__ import annotations
 
+import logging
+import re
 from dataclasses import dataclass, field
 
 from ham import proc
 from ham.errors import CommandError, EnvironmentProblem, SlurmError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -51,21 +55,32 @@ class JobRequest:
         return opts + list(self.extra)
 
 
+_TIME = re.compile(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?")
+
+
 def time_limit_seconds(time: str) -> int | None:
     """A time limit in Slurm's syntax (minutes, minutes:seconds, hours:minutes:seconds,
-    days-hours[:minutes[:seconds]]) in seconds; None for none given, UNLIMITED or INFINITE."""
+    days-hours[:minutes[:seconds]]) in seconds; None for none given, UNLIMITED or INFINITE.
+    ValueError for anything else, and for a field out of its clock's range (Slurm reads
+    1:99:00 as 2:39:00; here it is taken for the typo it likely is)."""
     if not time or time.upper() in ("UNLIMITED", "INFINITE"):
         return None
-    days, _, clock = time.rpartition("-")
-    parts = [int(p) for p in clock.split(":")]
-    if days:  # days-hours[:minutes[:seconds]]
+    m = _TIME.fullmatch(time)
+    if not m:
+        raise ValueError(f"{time!r} is not a Slurm time such as 30, 1:00:00 or 1-0")
+    days, *clock = m.groups()
+    parts = [int(p) for p in clock if p is not None]
+    if days is not None:  # days-hours[:minutes[:seconds]]
         hours, minutes, seconds = (parts + [0, 0])[:3]
-        return ((int(days) * 24 + hours) * 60 + minutes) * 60 + seconds
-    if len(parts) == 3:
+    elif len(parts) == 3:  # hours:minutes:seconds
         hours, minutes, seconds = parts
-        return (hours * 60 + minutes) * 60 + seconds
-    minutes, seconds = (parts + [0])[:2]
-    return minutes * 60 + seconds
+    else:  # minutes[:seconds]: the minutes are the leading field, unbounded
+        hours, minutes, seconds = 0, *(parts + [0])[:2]
+    if days is not None and hours > 23:
+        raise ValueError(f"{time!r}: hours after a day count go up to 23")
+    if seconds > 59 or (minutes > 59 and (days is not None or len(parts) == 3)):
+        raise ValueError(f"{time!r}: minutes and seconds go up to 59")
+    return ((int(days or 0) * 24 + hours) * 60 + minutes) * 60 + seconds
 
 
 @dataclass(frozen=True)
@@ -84,13 +99,23 @@ class JobInfo:
 
 
 HINT = "is Slurm installed and SLURM_CONF set? (`ham doctor` checks)"
+# What Slurm's commands say when they cannot reach the controller or read slurm.conf: the hint
+# is for those, not for a request Slurm understood and refused.
+UNREACHABLE = ("contact slurm controller", "slurm.conf", "configuration source",
+               "timed out", "munge")
 
 
 def _run(argv: list[str], **kw) -> str:
+    return _completed(argv, **kw).stdout
+
+
+def _completed(argv: list[str], **kw):
     try:
-        return proc.run(argv, hint=HINT, **kw).stdout
+        return proc.run(argv, hint=HINT, **kw)
     except CommandError as exc:
-        raise SlurmError(str(exc)) from None
+        unreachable = any(s in (exc.stderr + exc.stdout).lower() for s in UNREACHABLE)
+        raise SlurmError(str(exc) if unreachable else str(CommandError(
+            exc.argv, exc.returncode, exc.stdout, exc.stderr))) from None
     except EnvironmentProblem as exc:
         raise SlurmError(str(exc)) from None
 
@@ -145,7 +170,15 @@ class Slurm:
         return found
 
     def cancel(self, job_id: str, signal: str = "") -> None:
-        _run(["scancel", *([f"--signal={signal}"] if signal else []), job_id], timeout=30)
+        done = _completed(["scancel", "-v", *([f"--signal={signal}"] if signal else []),
+                           job_id], timeout=30)
+        # scancel exits 0 for a job id Slurm does not know, saying so (with -v) on stderr only.
+        if "error" in done.stderr.lower():
+            said = done.stderr.strip().splitlines()[-1].removeprefix("scancel: ")
+            if "already completing or completed" in said:
+                log.warning("job %s had already ended: nothing to cancel", job_id)
+                return
+            raise SlurmError(f"scancel {job_id}: {said}")
 
     def node_addresses(self, nodelist: str) -> dict[str, str]:
         names = _run(["scontrol", "show", "hostnames", nodelist], timeout=30).split()

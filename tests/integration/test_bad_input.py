@@ -3,13 +3,16 @@ nothing submitted to Slurm (checked by the job name in sacct)."""
 
 from __future__ import annotations
 
+import getpass
+import os
 import stat
 import subprocess
+import sys
 import uuid
 
 import pytest
 
-from tests.integration.conftest import run_ham
+from tests.integration.conftest import finished, run_ham, wait_finished, wait_for
 
 FAKE_OLD_JAVA = '#!/bin/sh\necho \'openjdk version "1.8.0_392"\' >&2\n'
 
@@ -45,6 +48,14 @@ CASES = {
     "nonsense nodes": (lambda t, ex: ["-N", "-3", "--", "true"], {}, "node count"),
     "nonsense time": (lambda t, ex: ["-t", "soon", "--", "true"], {}, "Slurm time"),
     "nonsense memory": (lambda t, ex: ["--mem", "a lot", "--", "true"], {}, "memory size"),
+    "time Slurm would misread": (lambda t, ex: ["-t", "1:99:00", "--", "true"], {},
+                                 "minutes and seconds go up to 59"),
+    "node range upside down": (lambda t, ex: ["-N", "4-2", "--", "true"], {},
+                               "minimum node count is above the maximum"),
+    "not a jar": (lambda t, ex: ["--", "hadoop", "jar", str(t / "file"), "wordcount", "a", "b"],
+                  {}, "is not a jar (zip) file"),
+    "shared root with a space": (lambda t, ex: ["--", "hadoop", "jar", ex, "pi", "1", "1"],
+                                 {"HAM_SHARED_ROOT": "{t}/my jobs"}, "path with spaces"),
 }
 
 
@@ -69,3 +80,40 @@ def test_bad_input_is_refused_before_slurm(cluster, shared_root, tmp_path, examp
     jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", name],
                           capture_output=True, text=True, env={**cluster}).stdout
     assert name not in jobs
+
+
+def test_slurm_answers_a_user_must_hear(cluster, shared_root, tmp_path):
+    """What Slurm says without failing: `ham env` and `ham run` in a shell whose allocation
+    ended are refused (they made a job directory, and `ham run`'s job hung at map 0%), scancel of
+    a job Slurm does not know is an error (scancel exits 0), and `ham submit --wait` of a job
+    that was cancelled exits 1 (it exited 0)."""
+    env = {**cluster, "HAM_SHARED_ROOT": str(shared_root)}
+    r = run_ham("submit", "-N", "1", "-t", "5", "--", "true", env=env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    ended = r.stdout.strip()
+    wait_finished(ended)
+    made = sorted((shared_root / getpass.getuser()).iterdir())
+    for command in (["env"], ["run", "--", "true"]):
+        r = run_ham(*command, env={**env, "SLURM_JOB_ID": ended, "SLURM_JOB_NODELIST": "node1"},
+                    cwd=tmp_path)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert f"SLURM_JOB_ID={ended} is not a running Slurm allocation (COMPLETED)" in r.stderr
+    assert sorted((shared_root / getpass.getuser()).iterdir()) == made  # no job directory
+    r = run_ham("cancel", "999999", env=env)
+    assert r.returncode == 3 and "Invalid job id" in r.stderr, r.stderr
+    waiting = subprocess.Popen([sys.executable, "-m", "ham", "submit", "--wait", "-N", "1", "-t",
+                                "5", "--", "sleep", "300"], env={**os.environ, **env},
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    job = waiting.stdout.readline().strip()
+    wait_for(lambda: (finished(job) is None and _state(job, cluster) == "RUNNING"), 60,
+             f"job {job} running")
+    assert run_ham("cancel", job, env=env).returncode == 0
+    out, err = waiting.communicate(timeout=120)
+    assert waiting.returncode == 1, err
+    assert f"ham: job {job} CANCELLED, exit code 1" in err
+
+
+def _state(job: str, cluster: dict[str, str]) -> str:
+    return subprocess.run(["squeue", "-h", "-j", job, "-o", "%T"], capture_output=True,
+                          text=True, env={**os.environ, **cluster}).stdout.strip()

@@ -103,11 +103,28 @@ def test_jobs_that_wait_are_known(extra, later):
 
 
 @pytest.mark.parametrize("time,seconds", [("", None), ("UNLIMITED", None), ("2", 120),
-                                          ("2:30", 150), ("1:00:00", 3600), ("1-0", 86400),
-                                          ("1-2:03", 93780), ("0-0:2:59", 179)])
+                                          ("2:30", 150), ("90:00", 5400), ("1:00:00", 3600),
+                                          ("1-0", 86400), ("1-2:03", 93780), ("0-0:2:59", 179)])
 def test_time_limits_in_slurm_syntax(time, seconds):
     from ham.slurm import time_limit_seconds
     assert time_limit_seconds(time) == seconds
+
+
+@pytest.mark.parametrize("time,why", [("abc", "not a Slurm time"), ("1:2:3:4", "not a Slurm time"),
+                                      ("1:99:00", "go up to 59"), ("2:60", "go up to 59"),
+                                      ("1-24", "up to 23"), ("1-2:99", "go up to 59")])
+def test_time_limits_slurm_would_misread_are_refused(time, why):
+    """Slurm reads 1:99:00 as 2:39:00 without a word; `-t` and time_limit refuse it."""
+    from ham.slurm import time_limit_seconds
+    with pytest.raises(ValueError, match=why):
+        time_limit_seconds(time)
+    r = CliRunner().invoke(cli, ["submit", "--dry-run", "-t", time, "--", "hadoop", "version"])
+    assert r.exit_code == 2 and why in r.output
+
+
+def test_node_range_upside_down_is_refused():
+    r = CliRunner().invoke(cli, ["submit", "--dry-run", "-N", "4-2", "--", "hadoop", "version"])
+    assert r.exit_code == 2 and "minimum node count is above the maximum" in r.output
 
 
 @pytest.mark.parametrize("time,warned", [("", True), ("0", True), ("3", True), ("2:59", True),

@@ -100,3 +100,16 @@ def test_a_bundle_built_before_the_layout_is_refused(tmp_path):
     (old / "ham-mapreduce.jar").write_bytes(b"")
     with pytest.raises(EnvironmentProblem, match="not laid out as a Hadoop installation.*rebuild"):
         find_hadoop(_settings(tmp_path, bundle_dir=str(old), hadoop="bundled"), {"PATH": ""})
+
+
+def test_a_jar_that_is_not_a_zip_is_refused_before_slurm(tmp_path):
+    """A text file named app.jar got an allocation and a 15-line ZipException from the JVM."""
+    import zipfile
+
+    from ham.hadoop import check_jar
+    (tmp_path / "app.jar").write_text("not a jar\n")
+    with pytest.raises(UsageError, match="app.jar is not a jar \\(zip\\) file"):
+        check_jar(str(tmp_path / "app.jar"))
+    with zipfile.ZipFile(tmp_path / "real.jar", "w") as z:
+        z.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+    check_jar(str(tmp_path / "real.jar"))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,37 @@ def test_ham_variables_of_ham_and_its_scripts_raise_no_warning(tmp_path, caplog)
     names -= {s.env_var for s in settings.SCHEMA} | {"HAM_SITE_CONFIG", "HAM_USER_CONFIG"}
     settings.load(env_for(tmp_path, **{n: "x" for n in names}))
     assert "is not a HAM setting" not in caplog.text
+
+
+@pytest.mark.parametrize("root,why", [("", "not an empty value"),
+                                      ("/scratch/my jobs", "spaces, '%', ':' or non-ASCII"),
+                                      ("/scratch/sh\u00e4red", "non-ASCII"),
+                                      ("/scratch/a%20b", "'%'")])
+def test_shared_root_hadoop_cannot_use_is_refused(tmp_path, root, why):
+    """Hadoop reads map output indexes by their encoded URI (SpillRecord): under a shared root
+    with a space every job failed in its shuffle, after its maps had run. Now: one line, before
+    anything is made."""
+    with pytest.raises(SettingsError, match=re.escape(why)):
+        settings.load(env_for(tmp_path, HAM_SHARED_ROOT=root))
+
+
+def test_settings_files_that_are_not_text_or_not_files(tmp_path):
+    (tmp_path / "bytes.toml").write_bytes(b"\xff\xfe")
+    with pytest.raises(SettingsError, match="bytes.toml: not valid TOML"):
+        settings.load({"HAM_SITE_CONFIG": str(tmp_path / "bytes.toml")})
+    (tmp_path / "dir.toml").mkdir()
+    with pytest.raises(SettingsError, match="dir.toml: cannot read settings file"):
+        settings.load({"HAM_SITE_CONFIG": str(tmp_path / "dir.toml")})
+
+
+def test_values_of_the_wrong_kind(tmp_path):
+    """A TOML float is no integer (1.5 runners per node became 1); a time limit in no syntax
+    Slurm has fails here, not as a traceback when a script is made."""
+    with pytest.raises(SettingsError, match="runners_per_node.*expected an integer"):
+        settings.load(env_for(tmp_path, site="runners_per_node = 1.5\n"))
+    with pytest.raises(SettingsError, match="time_limit.*not a Slurm time"):
+        settings.load(env_for(tmp_path, site="", HAM_TIME_LIMIT="abc"))
+    with pytest.raises(SettingsError, match="time_limit.*go up to 59"):
+        settings.load(env_for(tmp_path, site='time_limit = "1:99:00"\n'))
+    assert settings.load(env_for(tmp_path, site="",
+                                 HAM_TIME_LIMIT="90:00"))["time_limit"] == "90:00"

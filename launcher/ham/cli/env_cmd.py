@@ -36,6 +36,10 @@ def command(shell: str | None, cleanup: bool, shared_root: str | None) -> None:
         if not job_dir:
             raise UsageError("HAM_JOB_DIR is not set: nothing to clean up (did you run `ham env`?)")
         jd = JobDir(Path(job_dir))
+        if not jd.record.is_file():
+            # Removing by a variable's word: only what HAM made (its record is there).
+            raise UsageError(f"HAM_JOB_DIR={job_dir} is not a HAM job directory (it has no "
+                             f"{jd.record.name}): nothing removed; unset it or run `ham env`")
         jd.clean(resolved["retention"])
         out = shellenv.applied(shellenv.restored(os.environ), flavour)
         click.echo(out, nl=False)

@@ -13,7 +13,9 @@ attempts, counters, configuration and attempts' logs, as for YARN jobs:
 http://HOST:PORT/jobhistory and http://HOST:PORT/ws/v1/history/mapreduce/jobs. Jobs that finish while it runs appear within
 seconds. Its own files (configuration, the jobs it has taken in, its log) are in
 <shared_root>/<user>/.history (--all-users: <shared_root>/.history).""")
-@click.option("--port", default=19888, show_default=True, help="Port of the web UI and REST API.")
+# Not 0 (any free port): the server is then reached at the port asked for, which must be known.
+@click.option("--port", type=click.IntRange(1, 65535), default=19888, show_default=True,
+              help="Port of the web UI and REST API.")
 @click.option("--bind", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anyone who reaches it sees the jobs: keep it on "
                    "localhost or a login node.")

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ham import __version__
-from ham.errors import EXIT_INTERRUPTED, EXIT_USAGE, HamError
+from ham.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, HamError
 
 HELP = """Run Hadoop MapReduce jobs on Slurm allocations with a shared file system, no YARN.
 
@@ -32,6 +32,9 @@ Exit codes:
   130  interrupted
 """
 
+LOG_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+              "error": logging.ERROR, "critical": logging.CRITICAL}
+
 
 @click.group(help=HELP, context_settings={"help_option_names": ["-h", "--help"],
                                           "max_content_width": 100})
@@ -39,9 +42,14 @@ Exit codes:
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
 def cli(verbose: int) -> None:
     level = {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
-    if os.environ.get("HAM_LOG_LEVEL"):
-        level = getattr(logging, os.environ["HAM_LOG_LEVEL"].upper(), level)
+    wanted = os.environ.get("HAM_LOG_LEVEL", "")
+    # Looked up in a fixed table, not getattr(logging, ...): that also finds functions.
+    level = LOG_LEVELS.get(wanted.lower(), level)
     logging.basicConfig(level=level, format="ham: %(levelname)s: %(message)s", stream=sys.stderr)
+    if wanted and wanted.lower() not in LOG_LEVELS:
+        # A typo in a log level must not stop the command, nor pass unnoticed.
+        logging.getLogger(__name__).warning("HAM_LOG_LEVEL=%s is ignored: use one of %s", wanted,
+                                            ", ".join(LOG_LEVELS))
 
 
 def _register() -> None:
@@ -70,6 +78,11 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        # `ham`, `ham config` with no subcommand: click 8.2+ raises this usage error, whose
+        # message is the help (click 8.1 printed it and exited 0). Help, as for --help.
+        if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+            click.echo(exc.format_message())
+            sys.exit(EXIT_OK)
         # One line, like every other HAM error; `--help` has the details.
         hint = f" (see `{exc.ctx.command_path} --help`)" if getattr(exc, "ctx", None) else ""
         click.echo(f"ham: error: {exc.format_message()}{hint}", err=True)

@@ -8,10 +8,8 @@ from typing import Any, Callable
 
 import click
 
-from ham.slurm import JobRequest
+from ham.slurm import JobRequest, time_limit_seconds
 
-_TIME = re.compile(r"^(UNLIMITED|INFINITE|\d+|\d+:\d{1,2}|\d+:\d{1,2}:\d{1,2}|"
-                   r"\d+-\d{1,2}|\d+-\d{1,2}:\d{1,2}|\d+-\d{1,2}:\d{1,2}:\d{1,2})$", re.I)
 _MEM = re.compile(r"^\d+[KMGT]?$", re.I)
 _NODES = re.compile(r"^[1-9]\d*(-[1-9]\d*)?$")
 
@@ -25,12 +23,28 @@ def _check(pattern: re.Pattern[str], what: str) -> Callable[[click.Context, clic
     return callback
 
 
+def _check_nodes(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    _check(_NODES, "a node count such as 4 or 2-4")(ctx, param, value)
+    low, _, high = (value or "").partition("-")
+    if high and int(high) < int(low):
+        raise click.BadParameter(f"{value!r}: the minimum node count is above the maximum")
+    return value
+
+
+def _check_time(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    try:
+        time_limit_seconds(value or "")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
 SLURM_OPTIONS = [
-    click.option("-N", "--nodes", callback=_check(_NODES, "a node count such as 4 or 2-4"),
+    click.option("-N", "--nodes", callback=_check_nodes,
                  help="Number of nodes (sbatch -N)."),
     click.option("--ntasks-per-node", type=click.IntRange(min=1), help="Tasks per node."),
     click.option("-c", "--cpus-per-task", type=click.IntRange(min=1), help="CPUs per task."),
-    click.option("-t", "--time", callback=_check(_TIME, "a Slurm time such as 30, 1:00:00 or 1-0"),
+    click.option("-t", "--time", callback=_check_time,
                  help="Time limit (default: setting time_limit, else the partition's)."),
     click.option("-p", "--partition", help="Partition (default: setting partition)."),
     click.option("-A", "--account", help="Account to charge (default: setting account)."),

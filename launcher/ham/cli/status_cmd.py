@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 
 import click
 
@@ -132,5 +131,5 @@ def report_cmd(job_id: str, output: str) -> None:
     if not found:
         raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")
     for hadoop_job in found:
-        path = report.timeline_png(hadoop_job, Path(output.replace("{job}", hadoop_job["job_id"])))
+        path = report.timeline_png(hadoop_job, report.png_path(output, hadoop_job["job_id"]))
         click.echo(str(path))
