@@ -72,7 +72,6 @@ def test_report_png_path_is_the_file_written(tmp_path: Path) -> None:
                                           ("{job}.png", "job_1_0001.png")])
 def test_report_prints_the_file_it_wrote(name: str, written: str, tmp_path: Path, one_job: None,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
     code, out, err = run(["report", "7", "-o", str(tmp_path / name)], capsys)
     assert code == 0 and out == f"{tmp_path / written}\n", err
     assert (tmp_path / written).stat().st_size > 0
@@ -91,7 +90,6 @@ def test_report_refuses_another_format(tmp_path: Path, one_job: None,
 
 def test_report_into_a_missing_directory_is_one_line(tmp_path: Path, one_job: None,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
     code, out, err = run(["report", "7", "-o", str(tmp_path / "nope" / "x.png")], capsys)
     assert code == 2 and out == ""
     one_error_line(err, f"cannot write {tmp_path / 'nope' / 'x.png'}: No such file or directory")
@@ -182,3 +180,18 @@ def test_group_without_subcommand_prints_its_help(group: list[str]) -> None:
     r = ham(*group)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout == ham(*group, "--help").stdout
+
+
+def test_report_of_several_hadoop_jobs_writes_one_file_each(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]):
+    """A Slurm job that ran two Hadoop jobs, `-o t.png` without {job}: each was written over
+    the one before; now each gets its own file, named by its job id."""
+    second = {**STATUS, "job_id": "job_1_0002"}
+    monkeypatch.setattr(status_cmd, "Slurm", NoSlurm)
+    monkeypatch.setattr(status_cmd.jobs, "summaries",
+                        lambda *_: [SimpleNamespace(hadoop_jobs=[STATUS, second])])
+    code, out, err = run(["report", "7", "-o", str(tmp_path / "t.png")], capsys)
+    assert code == 0, err
+    assert out.split() == [str(tmp_path / "t-job_1_0001.png"), str(tmp_path / "t-job_1_0002.png")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t-job_1_0001.png", "t-job_1_0002.png"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -123,13 +124,18 @@ def cleanup(dry_run: bool, resumable: bool) -> None:
 its node, over time (maps, reduces, failed attempts), one file per Hadoop job the Slurm job ran.""")
 @click.argument("job_id")
 @click.option("-o", "--output", default="ham-{job}.png", show_default=True,
-              help="PNG file; {job} is replaced by the Hadoop job id.")
+              help="PNG file (or a directory); {job} is replaced by the Hadoop job id, and "
+                   "added before the extension when the Slurm job ran several Hadoop jobs.")
 def report_cmd(job_id: str, output: str) -> None:
     resolved = settings.load()
     found = [s for s in jobs.summaries(resolved["shared_root"], Slurm(), [job_id],
                                        time.time()) for s in s.hadoop_jobs]
     if not found:
         raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")
+    if len(found) > 1 and "{job}" not in output and not Path(output).is_dir():
+        # One file per Hadoop job: without {job} each would be written over the one before.
+        stem, dot, suffix = output.rpartition(".") if "." in Path(output).name else (output, "", "")
+        output = f"{stem}-{{job}}{dot}{suffix}"
     for hadoop_job in found:
         path = report.timeline_png(hadoop_job, report.png_path(output, hadoop_job["job_id"]))
         click.echo(str(path))
