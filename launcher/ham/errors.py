@@ -43,9 +43,10 @@ class CommandError(HamError):
         self.returncode = returncode
         self.stdout = stdout
         self.stderr = stderr
-        msg = (f"`{' '.join(argv[:3])}{' ...' if len(argv) > 3 else ''}` exited {returncode}: "
-               f"{_telling_line(stderr or stdout)}")
-        super().__init__(f"{msg}{'; ' + hint if hint else ''}")
+        # The message without the hint, for callers that know the hint does not apply.
+        self.detail = (f"`{' '.join(argv[:3])}{' ...' if len(argv) > 3 else ''}` exited "
+                       f"{returncode}: {_telling_line(stderr or stdout)}")
+        super().__init__(f"{self.detail}{'; ' + hint if hint else ''}")
 
 
 def _telling_line(output: str) -> str:

@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 
 # What callers of spawn pass or catch, so that no module but this one imports subprocess
 # (tests/unit/test_proc.py checks that).
+CompletedProcess = subprocess.CompletedProcess
 DEVNULL = subprocess.DEVNULL
 Popen = subprocess.Popen
 TimeoutExpired = subprocess.TimeoutExpired

@@ -47,10 +47,14 @@ def text_rows(status: dict[str, Any]) -> list[str]:
             f"{b.start:8.2f}s {b.end:8.2f}s {b.end - b.start:7.2f}s" for b in bars(status)]
 
 
-def png_path(output: str, job_id: str) -> Path:
+def png_path(output: str, job_id: str, several: bool = False) -> Path:
     """The file `ham report -o OUTPUT` writes for job_id, so that the path printed is the file
     written: matplotlib would add .png to a name without an extension by itself, and pick the
-    format from any other one."""
+    format from any other one. With several Hadoop jobs to draw, a file name without {job}
+    gets it before its extension: each job would be written over the one before."""
+    named = Path(output)
+    if several and "{job}" not in output and not named.is_dir():
+        output = str(named.with_name(f"{named.stem}-{{job}}{named.suffix}"))
     path = Path(output.replace("{job}", job_id))
     if path.is_dir():
         return path / f"ham-{job_id}.png"

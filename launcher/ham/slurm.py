@@ -109,13 +109,12 @@ def _run(argv: list[str], **kw) -> str:
     return _completed(argv, **kw).stdout
 
 
-def _completed(argv: list[str], **kw):
+def _completed(argv: list[str], **kw) -> proc.CompletedProcess[str]:
     try:
         return proc.run(argv, hint=HINT, **kw)
     except CommandError as exc:
         unreachable = any(s in (exc.stderr + exc.stdout).lower() for s in UNREACHABLE)
-        raise SlurmError(str(exc) if unreachable else str(CommandError(
-            exc.argv, exc.returncode, exc.stdout, exc.stderr))) from None
+        raise SlurmError(str(exc) if unreachable else exc.detail) from None
     except EnvironmentProblem as exc:
         raise SlurmError(str(exc)) from None
 

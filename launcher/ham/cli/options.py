@@ -23,8 +23,11 @@ def _check(pattern: re.Pattern[str], what: str) -> Callable[[click.Context, clic
     return callback
 
 
+_check_node_shape = _check(_NODES, "a node count such as 4 or 2-4")
+
+
 def _check_nodes(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    _check(_NODES, "a node count such as 4 or 2-4")(ctx, param, value)
+    _check_node_shape(ctx, param, value)
     low, _, high = (value or "").partition("-")
     if high and int(high) < int(low):
         raise click.BadParameter(f"{value!r}: the minimum node count is above the maximum")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 
 import click
 
@@ -132,10 +131,7 @@ def report_cmd(job_id: str, output: str) -> None:
                                        time.time()) for s in s.hadoop_jobs]
     if not found:
         raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")
-    if len(found) > 1 and "{job}" not in output and not Path(output).is_dir():
-        # One file per Hadoop job: without {job} each would be written over the one before.
-        stem, dot, suffix = output.rpartition(".") if "." in Path(output).name else (output, "", "")
-        output = f"{stem}-{{job}}{dot}{suffix}"
     for hadoop_job in found:
-        path = report.timeline_png(hadoop_job, report.png_path(output, hadoop_job["job_id"]))
+        path = report.timeline_png(hadoop_job, report.png_path(output, hadoop_job["job_id"],
+                                                               several=len(found) > 1))
         click.echo(str(path))
