@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import MAPREDUCE_JARS, REPO
-from tests.integration.test_runtime import concatenated, same_tree
+from tests.integration.test_runtime import concatenated, job_records, same_tree
 
 EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
 FAKE_LFS = REPO / "tests" / "fake-lfs"
@@ -165,6 +165,22 @@ def test_jobs_on_lustre_match_the_local_runner_under_the_home_directory(runs):
     assert concatenated(ref / "ts") == concatenated(home / "ts")
     logs = list(runs["shared1"].glob(f"{ME}/*/jobs/*/logs/attempt_*.syslog"))
     assert {p.name.split(".")[1] for p in logs} == {"node1", "node2", "node3"}
+
+
+def test_file_system_counters_count_each_tasks_own_io(runs):
+    """A runner serves task after task (here each of the 3 ran a map, then a reduce), and each
+    task's FILE_ and LUSTRE_ counters are its own I/O, as in YARN's JVM per task: the job's
+    LUSTRE_BYTES_READ is its input read once (each map reads its file to the end) and
+    LUSTRE_BYTES_WRITTEN its output written once. Hadoop sets these counters from the JVM's
+    totals; without a reset per task each reduce also counted its runner's map."""
+    (_, record), = [(d, r) for d, r in job_records(runs["shared1"])
+                          if (r["output_dir"] or "").endswith("/wc")]
+    nodes = [a["node"] for a in record["attempts"]]
+    assert len(record["attempts"]) == 6 and len(set(nodes)) == 3, nodes
+    fs = record["counters"]["org.apache.hadoop.mapreduce.FileSystemCounter"]
+    home = runs["home"]
+    assert fs["LUSTRE_BYTES_READ"] == sum(p.stat().st_size for p in (home / "text").iterdir())
+    assert fs["LUSTRE_BYTES_WRITTEN"] == sum(p.stat().st_size for p in (home / "wc").glob("part-*"))
 
 
 def test_a_job_with_hals_configuration_keys_runs_unchanged(runs):

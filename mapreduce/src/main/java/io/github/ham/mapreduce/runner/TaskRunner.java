@@ -15,6 +15,7 @@ import io.github.ham.mapreduce.common.MapOutputCheck;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.RunnerUmbilical;
 
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapred.HamBridge;
@@ -230,6 +231,10 @@ public final class TaskRunner {
           ? job.getMemoryRequired(task.isMapTask() ? TaskType.MAP : TaskType.REDUCE) * MB : 0,
           job.getLong(HamConfig.MEMORY_CHECK_INTERVAL_MS,
               HamConfig.DEFAULT_MEMORY_CHECK_INTERVAL_MS));
+      // A task's FILE_/LUSTRE_BYTES_READ etc. are the JVM's file system statistics, set (not
+      // added) from their totals (Task.FileSystemStatisticUpdater), as in YARN's one JVM per
+      // task; in a runner that served earlier tasks they would include theirs.
+      FileSystem.clearStatistics();
       user(HamBridge.userOf(task)).doAs((PrivilegedExceptionAction<Void>) () -> {
         task.run(runConf, calls.forTask());
         return null;
