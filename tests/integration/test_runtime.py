@@ -9,6 +9,7 @@ from __future__ import annotations
 import filecmp
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -320,6 +321,32 @@ def test_job_counters_are_yarns(runs):
     assert job["MB_MILLIS_MAPS"] == 1024 * job["MILLIS_MAPS"] > 0
     printed = counters(runs["log"], "wordcount")
     assert {name: printed.get(shown) for name, shown in YARN_JOB_COUNTERS.items()} == job
+
+
+def test_task_resource_counters_are_yarns_and_each_tasks_own(runs):
+    """The tasks' process-tree counters, which YARN's tasks take from the process tree of
+    JVM_PID (the container script's): CPU time, physical and virtual memory, their per-phase
+    peaks, printed by the client under Hadoop's names. A runner serves task after task, and
+    each task's CPU time is its own: no more than the machine's cores could give in the
+    attempts' own time (a runner's start-up and earlier tasks would exceed it)."""
+    records = job_records(runs["shared"])
+    record = next(r for _, r in records if (r["output_dir"] or "").endswith("/wordcount"))
+    tasks = record["counters"]["org.apache.hadoop.mapreduce.TaskCounter"]
+    names = {"CPU_MILLISECONDS": "CPU time spent (ms)",
+             "PHYSICAL_MEMORY_BYTES": "Physical memory (bytes) snapshot",
+             "VIRTUAL_MEMORY_BYTES": "Virtual memory (bytes) snapshot",
+             "MAP_PHYSICAL_MEMORY_BYTES_MAX": "Peak Map Physical memory (bytes)",
+             "MAP_VIRTUAL_MEMORY_BYTES_MAX": "Peak Map Virtual memory (bytes)",
+             "REDUCE_PHYSICAL_MEMORY_BYTES_MAX": "Peak Reduce Physical memory (bytes)",
+             "REDUCE_VIRTUAL_MEMORY_BYTES_MAX": "Peak Reduce Virtual memory (bytes)"}
+    assert all(tasks.get(name, 0) > 0 for name in names), tasks
+    assert tasks["VIRTUAL_MEMORY_BYTES"] > tasks["PHYSICAL_MEMORY_BYTES"]
+    jobs = record["counters"][JOB_COUNTER]
+    assert tasks["CPU_MILLISECONDS"] <= (os.cpu_count() or 1) * (
+        jobs["MILLIS_MAPS"] + jobs["MILLIS_REDUCES"]), (tasks, jobs)
+    printed = counters(runs["log"], "wordcount")
+    assert {name: printed.get(shown) for name, shown in names.items()} == \
+        {name: tasks[name] for name in names}
 
 
 def test_each_job_took_the_runners_started_when_it_got_its_id(runs):

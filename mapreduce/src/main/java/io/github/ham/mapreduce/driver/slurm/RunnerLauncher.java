@@ -30,10 +30,15 @@ public final class RunnerLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerLauncher.class);
   /** The runners' log4j configuration, a resource of the HAM jar. */
   static final String RUNNER_LOG4J = "ham-runner-log4j.properties";
-  /** Runs in each srun task: a private working directory per runner, then the JVM. */
+  /**
+   * Runs in each srun task: a private working directory per runner, then the JVM, with
+   * JVM_PID its own pid (exec keeps the shell's), as YARN's container script exports it: the
+   * tasks' process tree (Task.initialize) and so their CPU_MILLISECONDS, PHYSICAL_MEMORY_BYTES
+   * and VIRTUAL_MEMORY_BYTES counters come from it, counted per task from the task's start.
+   */
   static final String RUNNER_SHELL =
       "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
-      + "mkdir -p \"$d\" && cd \"$d\" && exec \"$@\"";
+      + "mkdir -p \"$d\" && cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
 
   private final Configuration conf;
   private final JobDirs dirs;
