@@ -25,7 +25,7 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         "hadoop.tmp.dir": str(jobdir.tmp),
         # Hadoop's default buffer, 4 KB, made the map side's spills and file.out (on the shared
         # file system) go out and be merged in 4 KB system calls; 128 KB as production
-        # clusters set it. Streams of lustre:// buffer more (ham.lustre.buffer.size).
+        # clusters set it. lustre:// streams take it too (at least ham.lustre.record.buffer.size).
         c.IO_FILE_BUFFER_SIZE: c.HAM_IO_FILE_BUFFER_SIZE,
         # Hadoop's local file system, with permissions set in the JVM: without libhadoop, which
         # the bundle lacks, Hadoop's starts a chmod process for every file and directory it

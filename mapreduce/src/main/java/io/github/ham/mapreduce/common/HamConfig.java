@@ -155,11 +155,24 @@ public final class HamConfig {
   public static final String LUSTRE_BLOCK_SIZE = "fs.lustre.block.size";
   public static final long DEFAULT_LUSTRE_BLOCK_SIZE = 0L;
   /**
-   * Read and write buffer of lustre:// streams; a smaller buffer asked for (Hadoop asks for
-   * io.file.buffer.size, 4 KB) is raised to it: one system call per stripe, not per 4 KB.
+   * The unit of lustre://'s direct I/O (a stripe): direct writes and reads go in aligned blocks
+   * of this size, from and into a buffer of HAM's own (ham.lustre.write.direct.after,
+   * ham.lustre.read.direct.after).
    */
   public static final String LUSTRE_BUFFER_SIZE = "ham.lustre.buffer.size";
   public static final int DEFAULT_LUSTRE_BUFFER_SIZE = 4 << 20;
+  /**
+   * The buffer in which a lustre:// stream gathers small reads and writes (records, lines)
+   * into system calls; a smaller size asked for (io.file.buffer.size, 4 KB) is raised to it,
+   * and requests as large go around it. Not a stripe: a job that reads or writes a record at
+   * a time works in this buffer, and one of a few MiB is out of the CPU's caches by the time
+   * it is read or copied. Measured on terasort's reduces (bench/lustre-trial.sh): 4 MiB buffers
+   * made them ~100 ms slower each than file://'s 4 KB, 64 KiB as fast. The file system sees
+   * large requests all the same: Lustre's client gathers buffered writes into RPCs of its own
+   * and reads ahead, and direct I/O goes in blocks of ham.lustre.buffer.size.
+   */
+  public static final String LUSTRE_RECORD_BUFFER_SIZE = "ham.lustre.record.buffer.size";
+  public static final int DEFAULT_LUSTRE_RECORD_BUFFER_SIZE = 64 << 10;
   /**
    * Whether large reads (256 KiB and more) of lustre:// files copy from memory mappings of the
    * file instead of calling read(2): one copy of every byte instead of two, but the bytes come

@@ -11,12 +11,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.BufferedIOStatisticsOutputStream;
 
 /**
- * The buffering of lustre:// streams. A stream buffers as much as a stripe (4 MiB by default)
- * so that small reads and writes (records, a line reader's 64 KB) reach the file in large
- * system calls, and large requests (TestDFSIO's 1 MB, a copy's) go straight to the file
- * without passing through the buffer: on a machine whose disk or network is as fast as its
- * memory, a second copy of every byte costs as much as the I/O. Java's own BufferedInput/
- * OutputStream go straight only for requests at least as large as the whole buffer. A large
+ * The buffering of lustre:// streams. A stream gathers small reads and writes (records) in a
+ * buffer of {@link io.github.ham.mapreduce.common.HamConfig#LUSTRE_RECORD_BUFFER_SIZE} (64 KiB),
+ * 16 times io.file.buffer.size's system calls, small enough to stay in the CPU's caches while
+ * a record reader or writer works in it (4 MiB buffers made terasort's reduces slower than
+ * file://'s 4 KB ones). Larger requests (a line reader's 64 KB, TestDFSIO's 1 MB, a copy's) go
+ * straight to the file without passing through the buffer: on a machine whose disk or network
+ * is as fast as its memory, a second copy of every byte costs as much as the I/O. Java's own
+ * BufferedInput/OutputStream go straight only for requests at least as large as the whole
+ * buffer; from {@link #DIRECT} on, ours do so whatever the buffer holds. A large
  * read is trimmed to end on a page boundary (a short read, which InputStream allows; callers
  * loop), so that every system call starts and ends on a page: TestDFSIO's and many readers'
  * 1,000,000-byte requests otherwise straddle pages, and cold parallel reads of unaligned

@@ -40,9 +40,11 @@ import org.slf4j.LoggerFactory;
  * <p>It is Hadoop's RawLocalFileSystem with the path mapping, and so raw: no {@code .crc} side
  * files and no CRC per 512 bytes (Lustre and its network check their own data; a job that
  * wants end-to-end checksums can use file:// or write checksummed formats), and large I/O:
- * every stream buffers {@link HamConfig#LUSTRE_BUFFER_SIZE} (default 4 MiB, a stripe), not
- * io.file.buffer.size's 4 KB, and requests of 256 KiB and more go around it ({@link LargeIo}),
- * a large file's reads and writes past its first 16 MiB going with direct I/O
+ * every stream gathers small reads and writes in a buffer of
+ * {@link HamConfig#LUSTRE_RECORD_BUFFER_SIZE} (64 KiB, not io.file.buffer.size's 4 KB), larger
+ * requests go around it ({@link LargeIo}), and a large file's reads of 256 KiB and more and its
+ * writes past its first 16 MiB go with direct I/O in blocks of
+ * {@link HamConfig#LUSTRE_BUFFER_SIZE} (4 MiB, a stripe)
  * ({@link DirectReads}, {@link DirectWrites}; {@link HamConfig#LUSTRE_READ_DIRECT_AFTER},
  * {@link HamConfig#LUSTRE_WRITE_DIRECT_AFTER}), the rest with read(2) and write(2) (or, with
  * {@link HamConfig#LUSTRE_READ_MMAP}, reads copying from memory mappings: {@link MappedReads}).
@@ -61,7 +63,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
 
   private File root;
   private Path workingDir;
-  private int bufferSize = HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE;
+  private BufferSizes buffers;
   private boolean mappedReads = HamConfig.DEFAULT_LUSTRE_READ_MMAP;
   private long directAfter = HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER;
   private long directReadsAfter = HamConfig.DEFAULT_LUSTRE_READ_DIRECT_AFTER;
@@ -94,8 +96,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
           + "on the shared mount or fix the setting lustre_root");
     }
     root = r;
-    bufferSize = Math.max(conf.getInt(HamConfig.LUSTRE_BUFFER_SIZE,
-        HamConfig.DEFAULT_LUSTRE_BUFFER_SIZE), 4096);
+    buffers = BufferSizes.of(conf);
     mappedReads = conf.getBoolean(HamConfig.LUSTRE_READ_MMAP, HamConfig.DEFAULT_LUSTRE_READ_MMAP);
     directAfter = conf.getLong(HamConfig.LUSTRE_WRITE_DIRECT_AFTER,
         HamConfig.DEFAULT_LUSTRE_WRITE_DIRECT_AFTER);
@@ -240,19 +241,15 @@ public class LustreFileSystem extends RawLocalFileSystem {
 
   // ---- I/O ---------------------------------------------------------------------------------
 
-  private int buffer(int asked) {
-    return Math.max(asked, bufferSize);
-  }
-
   @Override
   public FSDataInputStream open(Path f, int size) throws IOException {
     // RawLocalFileSystem's stream with a 1-byte buffer (every read goes around it) in ours.
     FSDataInputStream raw = super.open(f, 1);
-    int buffer = buffer(size);
     LargeReads large = mappedReads ? new MappedReads(pathToFile(f))
-        : directReadsAfter >= 0 ? new DirectReads(pathToFile(f).toPath(), directReadsAfter, buffer)
-        : null;
-    return LargeIo.input(raw, buffer, large, statistics);
+        : directReadsAfter >= 0
+            ? new DirectReads(pathToFile(f).toPath(), directReadsAfter, buffers.direct(size))
+            : null;
+    return LargeIo.input(raw, buffers.records(size), large, statistics);
   }
 
   @Override
@@ -262,7 +259,7 @@ public class LustreFileSystem extends RawLocalFileSystem {
       throw new IOException("Cannot append to a directory (=" + f + " )");
     }
     return new FSDataOutputStream(LargeIo.output(createOutputStreamWithMode(makeQualified(f),
-        true, null), buffer(size)), statistics, status.getLen());
+        true, null), buffers.records(size)), statistics, status.getLen());
   }
 
   // The creates below are RawLocalFileSystem's with our buffering and per-file layouts. Paths
@@ -306,10 +303,9 @@ public class LustreFileSystem extends RawLocalFileSystem {
       throw new IOException("Mkdirs failed to create " + parent);
     }
     layOut(f);
-    int buffer = buffer(size);
     OutputStream file = new DirectWrites(createOutputStreamWithMode(f, false, permission),
-        pathToFile(f).toPath(), directAfter, buffer);
-    return new FSDataOutputStream(LargeIo.output(file, buffer), statistics);
+        pathToFile(f).toPath(), directAfter, buffers.direct(size));
+    return new FSDataOutputStream(LargeIo.output(file, buffers.records(size)), statistics);
   }
 
   @Override

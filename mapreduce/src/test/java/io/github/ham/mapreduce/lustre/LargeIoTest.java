@@ -59,6 +59,34 @@ class LargeIoTest {
     assertEquals(100_000 + LargeIo.DIRECT + 1, file.data.size());
   }
 
+  /**
+   * A lustre:// stream gathers records in a buffer of ham.lustre.record.buffer.size (64 KiB),
+   * not of a stripe: after 100 KB of 100-byte records, the 655 records that fill 64 KiB have
+   * reached the file (in one write: a record that does not fit flushes the buffer first), the
+   * rest when the stream is flushed; the setting sizes it.
+   */
+  @Test
+  void recordsReachTheFileARecordBufferAtATime() throws Exception {
+    byte[] record = new byte[100];
+    for (int kib : new int[] {64, 16}) {
+      Configuration conf = LustreFileSystemTest.conf(tmp);
+      if (kib != 64) {
+        conf.setInt(HamConfig.LUSTRE_RECORD_BUFFER_SIZE, kib << 10);
+      }
+      java.nio.file.Path file = tmp.resolve("records-" + kib);
+      try (FileSystem fs = LustreFileSystemTest.lustre(conf);
+          FSDataOutputStream out = fs.create(new Path("/records-" + kib))) {
+        for (int i = 0; i < 1000; i++) {
+          out.write(record);
+        }
+        int perWrite = (kib << 10) / record.length;
+        assertEquals(999 / perWrite * perWrite * record.length, java.nio.file.Files.size(file));
+        out.hflush();
+        assertEquals(100_000, java.nio.file.Files.size(file));
+      }
+    }
+  }
+
   @Test
   void mixedReadsAndSeeksReadTheRightBytes() throws Exception {
     byte[] data = new byte[3 * LargeIo.DIRECT + 12345];
