@@ -2,7 +2,9 @@
 # wordcount and terasort on `lustre://` against `file://`, the same files, pairs alternated:
 # is HAM's Lustre file system at least as fast for real jobs (issue 13), beyond the noise of
 # the full run's 3 rounds?
-#   bash bench/lustre-trial.sh [ROUNDS]      -> bench/results/lustre-trial/results.md
+#   bash bench/lustre-trial.sh [ROUNDS [OUT]]   -> OUT/results.md (bench/results/lustre-trial)
+#   LUSTRE_OPTS="-Dkey=value ..." bash bench/lustre-trial.sh ...   (lustre:// jobs only: an A/B
+#   of a lustre:// setting against file://, e.g. -Dham.lustre.record.buffer.size=4194304)
 # ROUNDS (default 5) rounds of four jobs each: wordcount (64 MiB in 4 files, the bench's text)
 # and terasort (1.5 M rows of one teragen, 3 reduces), each once per file system, the order
 # flipped every round (file first, then lustre first) so that a drift of the machine's speed
@@ -16,7 +18,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 rounds=${1:-5}
 work="$here/work/lustre-trial"
-out="$here/results/lustre-trial"
+out="${2:-$here/results/lustre-trial}"
+lustre_opts=(${LUSTRE_OPTS:-})
 rm -rf "$work" && mkdir -p "$work/shared" "$work/runs" "$out"
 bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 # shellcheck disable=SC1091
@@ -28,12 +31,15 @@ examples=$(ls "$repo"/mapreduce/target/dist/share/hadoop/mapreduce/hadoop-mapred
 text=$(cd "$here" && "$py" -c 'from hambench.data import wordcount_input; print(wordcount_input(64, 4))')
 cp -r "$text" "$work/text"
 
-# job FS NAME ARGS...: one `ham run` on file:// or lustre:// (absolute paths are under $work,
-# named lustre:///... or as files), kept under runs/FS-NAME-N (its status.json, its times and
+# job FS NAME PROGRAM ARGS...: one `ham run` on file:// or lustre:// (absolute paths are under
+# $work, named lustre:///... or as files; LUSTRE_OPTS after PROGRAM on lustre://), kept under
+# runs/FS-NAME-N (its status.json, its times and
 # its output, which is the last argument); the run's name is left in $run.
 job() {
   local fs=$1 name=$2; shift 2
-  local paths=() p s e
+  local paths=("$1") p s e
+  if [[ $fs == lustre ]]; then paths+=("${lustre_opts[@]}"); fi
+  shift
   for p in "$@"; do
     if [[ $p == /* && $fs == lustre ]]; then
       paths+=("lustre://$p")
@@ -76,9 +82,9 @@ for r in $(seq "$rounds"); do
   done
 done
 
-"$py" - "$out/results.md" "$rounds" "$work/runs" "${runs[@]}" <<'PY'
+"$py" - "$out/results.md" "$rounds" "${LUSTRE_OPTS:-}" "$work/runs" "${runs[@]}" <<'PY'
 import datetime, json, statistics, sys
-out, rounds, root, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+out, rounds, opts, root, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 times = {}  # (job, fs) -> [(job s, wall s)] in round order
 for run in runs:
     fs, name, _ = run.split("-")
@@ -88,7 +94,8 @@ for run in runs:
         ((st["finish_time"] - st["start_time"]) / 1000, e - s, synced - s))
 with open(out, "w") as f:
     f.write("# wordcount and terasort: `lustre://` against `file://`\n\n")
-    f.write(f"Command: `bash bench/lustre-trial.sh {rounds}` ({datetime.datetime.now():%Y-%m-%d %H:%M}"
+    env = f'LUSTRE_OPTS="{opts}" ' if opts else ""
+    f.write(f"Command: `{env}bash bench/lustre-trial.sh {rounds}` ({datetime.datetime.now():%Y-%m-%d %H:%M}"
             " UTC); 3 nodes x 1 runner on the 2-core machine, the same files through both file"
             " systems, the order flipped every round; outputs identical in every round.\n\n")
     f.write("| job | time | file:// median (s) | lustre:// median (s) | lustre/file, median "
