@@ -288,7 +288,13 @@ def load(env: Mapping[str, str] | None = None,
     """Resolve every setting: defaults < site file < user file < HAM_* env < flags."""
     env = os.environ if env is None else env
     values = {s.key: Value(_parse(s.key, s.default, "default"), "default") for s in SCHEMA}
-    for label, path in (("site file", site_file(env)), ("user file", user_file(env))):
+    for label, path, var in (("site file", site_file(env), "HAM_SITE_CONFIG"),
+                             ("user file", user_file(env), "HAM_USER_CONFIG")):
+        if env.get(var) and not path.exists():
+            # The default files may well be missing; one named on purpose (a modulefile's
+            # HAM_SITE_CONFIG with a typo) is a site's settings silently not applied.
+            log.warning("%s=%s names no file: its settings are not read (fix the path, or "
+                        "unset %s)", var, path, var)
         for key, raw in _read_file(path).items():
             if not _retired(key, str(path)):
                 values[key] = Value(_parse(key, raw, str(path)), f"{label} {path}")

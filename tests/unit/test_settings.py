@@ -26,6 +26,21 @@ def test_defaults_when_no_files(tmp_path):
     assert set(s) == {x.key for x in settings.SCHEMA}
 
 
+def test_a_settings_file_named_on_purpose_but_missing_is_said(tmp_path, caplog):
+    """HAM_SITE_CONFIG or HAM_USER_CONFIG naming no file is a WARNING naming the variable (a
+    modulefile's typo would otherwise leave the site's settings unapplied without a word); the
+    default files' absence is not, and an existing file is read as before."""
+    with caplog.at_level("WARNING", logger="ham.settings"):
+        settings.load(env_for(tmp_path, user='qos = "u"\n'))
+    assert [r.getMessage() for r in caplog.records] == [
+        f"HAM_SITE_CONFIG={tmp_path / 'site.toml'} names no file: its settings are not read "
+        "(fix the path, or unset HAM_SITE_CONFIG)"]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="ham.settings"):
+        settings.load({"HOME": str(tmp_path)})  # the default files, both absent here
+    assert not [r for r in caplog.records if "names no file" in r.getMessage()]
+
+
 def test_precedence_site_user_env_flag(tmp_path):
     env = env_for(tmp_path, site='partition = "site"\nqos = "s"\naccount = "s"\nstripe_count = 2\n',
                   user='qos = "u"\naccount = "u"\n', HAM_ACCOUNT="e", HAM_STRIPE_COUNT="4")
@@ -77,7 +92,7 @@ def test_paths_expand_user(tmp_path):
 def test_retired_setting_is_ignored_with_a_warning(tmp_path, caplog):
     """slurm_backend did nothing once pyslurm proved impossible: site files that set it keep
     working, and say so."""
-    env = env_for(tmp_path, site='slurm_backend = "cli"\n', HAM_SLURM_BACKEND="auto")
+    env = env_for(tmp_path, site='slurm_backend = "cli"\n', user="", HAM_SLURM_BACKEND="auto")
     s = settings.load(env)
     assert "slurm_backend" not in s
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
