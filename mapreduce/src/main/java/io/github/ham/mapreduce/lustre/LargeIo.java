@@ -12,9 +12,9 @@ import org.apache.hadoop.fs.statistics.BufferedIOStatisticsOutputStream;
 
 /**
  * The buffering of lustre:// streams. A stream gathers small reads and writes (records) in a
- * buffer of {@link io.github.ham.mapreduce.common.HamConfig#LUSTRE_RECORD_BUFFER_SIZE} (64 KiB),
- * 16 times io.file.buffer.size's system calls, small enough to stay in the CPU's caches while
- * a record reader or writer works in it (4 MiB buffers made terasort's reduces slower than
+ * buffer of {@link io.github.ham.mapreduce.common.HamConfig#LUSTRE_RECORD_BUFFER_SIZE} (64 KiB:
+ * system calls 16 times the size of io.file.buffer.size's default 4 KB), small enough to stay in
+ * the CPU's caches while a record reader or writer works in it (4 MiB buffers made terasort's reduces slower than
  * file://'s 4 KB ones). Larger requests (a line reader's 64 KB, TestDFSIO's 1 MB, a copy's) go
  * straight to the file without passing through the buffer: on a machine whose disk or network
  * is as fast as its memory, a second copy of every byte costs as much as the I/O. Java's own
