@@ -264,11 +264,17 @@ def user_file(env: Mapping[str, str]) -> Path:
     return Path(os.path.expanduser(str(USER_FILE)))
 
 
-def _read_file(path: Path) -> dict[str, Any]:
+def _read_file(path: Path, named_by: str | None = None) -> dict[str, Any]:
+    """The settings of a TOML file; none if it does not exist, which is said (a WARNING) when
+    the variable named_by chose the file: the default files may well be missing, one named on
+    purpose (a modulefile's HAM_SITE_CONFIG with a typo) is a site's settings not applied."""
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
     except FileNotFoundError:
+        if named_by:
+            log.warning("%s=%s names no file: its settings are not read (fix the path, or "
+                        "unset %s)", named_by, path, named_by)
         return {}
     except PermissionError:
         raise SettingsError(f"{path}: cannot read settings file (permission denied)") from None
@@ -290,12 +296,7 @@ def load(env: Mapping[str, str] | None = None,
     values = {s.key: Value(_parse(s.key, s.default, "default"), "default") for s in SCHEMA}
     for label, path, var in (("site file", site_file(env), "HAM_SITE_CONFIG"),
                              ("user file", user_file(env), "HAM_USER_CONFIG")):
-        if env.get(var) and not path.exists():
-            # The default files may well be missing; one named on purpose (a modulefile's
-            # HAM_SITE_CONFIG with a typo) is a site's settings silently not applied.
-            log.warning("%s=%s names no file: its settings are not read (fix the path, or "
-                        "unset %s)", var, path, var)
-        for key, raw in _read_file(path).items():
+        for key, raw in _read_file(path, var if env.get(var) else None).items():
             if not _retired(key, str(path)):
                 values[key] = Value(_parse(key, raw, str(path)), f"{label} {path}")
     for setting in SCHEMA:
