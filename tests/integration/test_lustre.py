@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import MAPREDUCE_JARS, REPO
-from tests.integration.test_runtime import concatenated, job_records, same_tree
+from tests.integration.test_runtime import (concatenated, job_records, job_writing,
+                                            same_tree)
 
 EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
 FAKE_LFS = REPO / "tests" / "fake-lfs"
@@ -173,8 +174,7 @@ def test_file_system_counters_count_each_tasks_own_io(runs):
     LUSTRE_BYTES_READ is its input read once (each map reads its file to the end) and
     LUSTRE_BYTES_WRITTEN its output written once. Hadoop sets these counters from the JVM's
     totals; without a reset per task each reduce also counted its runner's map."""
-    (_, record), = [(d, r) for d, r in job_records(runs["shared1"])
-                          if (r["output_dir"] or "").endswith("/wc")]
+    record = job_writing(job_records(runs["shared1"]), "wc")
     nodes = [a["node"] for a in record["attempts"]]
     assert len(record["attempts"]) == 6 and len(set(nodes)) == 3, nodes
     fs = record["counters"]["org.apache.hadoop.mapreduce.FileSystemCounter"]

@@ -265,6 +265,12 @@ def job_records(shared: Path) -> list[tuple[Path, dict]]:
     return [(p.parent, json.loads(p.read_text())) for p in shared.glob("*/*/jobs/*/status.json")]
 
 
+def job_writing(records: list[tuple[Path, dict]], output: str) -> dict:
+    """The status record of the one job among records whose output directory is named output."""
+    (record,) = [r for _, r in records if (r["output_dir"] or "").endswith("/" + output)]
+    return record
+
+
 def task_resources(job_dir: Path, kind: str) -> tuple[int, int, int]:
     """(memory.mb, vcores, yarn.scheduler.minimum-allocation-mb) of the job's maps (MAP) or
     reduces (REDUCE), from the job's configuration as the MRAppMaster reads them (1024 MB when
@@ -315,7 +321,7 @@ def test_job_counters_are_yarns(runs):
     assert len(records) >= 12
     for job_dir, record in records:
         check_job_counters(job_dir, record)
-    record = next(r for _, r in records if (r["output_dir"] or "").endswith("/wordcount"))
+    record = job_writing(records, "wordcount")
     job = record["counters"][JOB_COUNTER]
     assert sorted(job) == sorted(YARN_JOB_COUNTERS)
     assert job["MB_MILLIS_MAPS"] == 1024 * job["MILLIS_MAPS"] > 0
@@ -329,8 +335,7 @@ def test_task_resource_counters_are_yarns_and_each_tasks_own(runs):
     peaks, printed by the client under Hadoop's names. A runner serves task after task, and
     each task's CPU time is its own: no more than the machine's cores could give in the
     attempts' own time (a runner's start-up and earlier tasks would exceed it)."""
-    records = job_records(runs["shared"])
-    record = next(r for _, r in records if (r["output_dir"] or "").endswith("/wordcount"))
+    record = job_writing(job_records(runs["shared"]), "wordcount")
     tasks = record["counters"]["org.apache.hadoop.mapreduce.TaskCounter"]
     names = {"CPU_MILLISECONDS": "CPU time spent (ms)",
              "PHYSICAL_MEMORY_BYTES": "Physical memory (bytes) snapshot",
