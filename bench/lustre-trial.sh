@@ -33,26 +33,26 @@ cp -r "$text" "$work/text"
 
 # job FS NAME PROGRAM ARGS...: one `ham run` on file:// or lustre:// (absolute paths are under
 # $work, named lustre:///... or as files; LUSTRE_OPTS after PROGRAM on lustre://), kept under
-# runs/FS-NAME-N (its status.json, its times and
-# its output, which is the last argument); the run's name is left in $run.
+# runs/FS-NAME-N (its status.json, its times and its output, which is the last argument); the
+# run's name is left in $run.
 job() {
   local fs=$1 name=$2; shift 2
-  local paths=("$1") p s e
-  if [[ $fs == lustre ]]; then paths+=("${lustre_opts[@]}"); fi
+  local args=("$1") p s e
+  if [[ $fs == lustre ]]; then args+=("${lustre_opts[@]}"); fi
   shift
   for p in "$@"; do
     if [[ $p == /* && $fs == lustre ]]; then
-      paths+=("lustre://$p")
+      args+=("lustre://$p")
     elif [[ $p == /* ]]; then
-      paths+=("$work$p")
+      args+=("$work$p")
     else
-      paths+=("$p")
+      args+=("$p")
     fi
   done
   run="$fs-$name-$(($(ls "$work/runs" | wc -l) + 1))"
   s=$(date +%s.%N)
   (cd "$work" && HAM_FILESYSTEM=$fs HAM_LUSTRE_ROOT=$work "$ham" run -N 3 -- \
-    hadoop jar "$examples" "${paths[@]}" >"$work/last.log" 2>&1) \
+    hadoop jar "$examples" "${args[@]}" >"$work/last.log" 2>&1) \
     || { tail "$work/last.log" >&2; exit 1; }
   e=$(date +%s.%N)
   sync
