@@ -8,6 +8,14 @@
 #       --no-netns                fallback: every slurmd on the host (slurmd -N nodeX, own port)
 #       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
 #       --reuse                   keep a running cluster of the same shape instead of restarting
+#       --fs local|gluster        the shared root (HAM_CLUSTER_SHARED): a directory of this
+#                                 machine that every node sees through one kernel (local,
+#                                 default), or a GlusterFS
+#                                 volume on a storage node that the login node (this shell) and
+#                                 each node mount with a client of their own (gluster; netfs.sh)
+#       --fs-profile strict|default
+#                                 gluster's caching: coherent like Lustre/GPFS (strict, default),
+#                                 or the package defaults (stale reads for ~1 s, NFS-like)
 #   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
 #   cluster.sh render DIR [--plugstack FILE]
 #                                 write the configuration `up` would (3 nodes) into DIR, start nothing
@@ -15,8 +23,13 @@
 #   cluster.sh kill-node I        lose node I as a power cut would: SIGKILL its slurmd and every
 #                                 process in its namespace (jobs included); network namespaces only
 #   cluster.sh revive-node I      start node I's slurmd again and wait until it is back in service
+#   cluster.sh isolate-node I S   cut node I's network (Slurm, the driver, the file system) for S
+#                                 seconds; returns at once, the link comes back by itself
+#   cluster.sh fs-restart [S]     kill the file-system server (glusterd and its brick) and start
+#                                 it again after S seconds (default 0); --fs gluster only
 #
-# Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster), HAM_CLUSTER_PORT_BASE
+# Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster), HAM_CLUSTER_SHARED (the
+# shared root's mount point, default $HAM_CLUSTER_DIR/shared), HAM_CLUSTER_PORT_BASE
 # (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
 #
 # Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
@@ -39,9 +52,13 @@ DB_PORT=$((PORT_BASE + 6))
 CPUS=2
 REAL_MEMORY=3072
 TEST_USER=hamuser
+SHARED=${HAM_CLUSTER_SHARED:-$DIR/shared}
 
 log() { echo "cluster.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
+
+# shellcheck source=netfs.sh
+. "$HERE/netfs.sh"
 
 need_root() { [ "$(id -u)" = 0 ] || die "run as root (it installs packages and creates network namespaces)"; }
 
@@ -94,9 +111,16 @@ cmd_down() {
     kill_pidfile "$DIR/run/slurmdbd.pid" slurmdbd
     kill_pidfile "$DIR/run/mariadbd.pid" mariadbd
     kill_pidfile "$DIR/run/munged.pid" munged
+    fs_down
+    local ns pids
     for f in "$DIR"/run/netns-*; do
         [ -e "$f" ] || continue
-        ip netns del "$(basename "$f" | sed 's/^netns-//')" 2>/dev/null || true
+        ns=$(basename "$f" | sed 's/^netns-//')
+        # What is left in a node: its file-system client.
+        pids=$(ip netns pids "$ns" 2>/dev/null || true)
+        # shellcheck disable=SC2086  # one PID per word
+        [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+        ip netns del "$ns" 2>/dev/null || true
         rm -f "$f"
     done
     if [ -e "$DIR/run/bridge" ]; then
@@ -184,8 +208,11 @@ start_slurmd() {  # start_slurmd I NETNS(0|1)
     if [ "$netns" = 1 ]; then
         # Own net, UTS and mount namespace: hostname nodeI and an /etc/hosts naming every node,
         # so Java's InetAddress.getLocalHost() and Hadoop's host lookups work on every node.
+        # With a network file system the node mounts it with a client of its own first.
+        local mount=true
+        fs_enabled && mount="bash '$HERE/cluster.sh' fs-mount node$i"
         ip netns exec "$NETNS_PREFIX$i" unshare --uts --mount --propagation private sh -c \
-            "mount --bind '$DIR/etc/hosts' /etc/hosts && hostname node$i && exec slurmd -f '$conf' -N node$i"
+            "mount --bind '$DIR/etc/hosts' /etc/hosts && hostname node$i && $mount && exec slurmd -f '$conf' -N node$i"
     else
         slurmd -f "$conf" -N "node$i"
     fi
@@ -224,10 +251,12 @@ check_ports_free() {  # check_ports_free NODES NETNS: the host ports `up` will l
 
 cmd_up() {
     need_root
-    local nodes=3 netns=1 plugstack="" reuse=0
+    local nodes=3 netns=1 plugstack="" reuse=0 fs=local profile=strict
     while [ $# -gt 0 ]; do
         case $1 in
             -n|--nodes) nodes=$2; shift 2 ;;
+            --fs) fs=$2; shift 2 ;;
+            --fs-profile) profile=$2; shift 2 ;;
             --no-netns) netns=0; shift ;;
             --reuse) reuse=1; shift ;;
             --plugstack) plugstack=$(readlink -f "$2"); shift 2 ;;
@@ -235,7 +264,12 @@ cmd_up() {
         esac
     done
     [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || die "--nodes wants a number from 1 to 99, got '$nodes'"
-    if [ "$reuse" = 1 ] && running_matches "$nodes" "$plugstack"; then
+    case $fs in local|gluster) ;; *) die "--fs wants local or gluster, got '$fs'" ;; esac
+    case $profile in strict|default) ;; *) die "--fs-profile wants strict or default, got '$profile'" ;; esac
+    [ "$fs" = local ] || [ "$netns" = 1 ] || die "--fs $fs needs network namespaces: drop --no-netns"
+    local fs_mode=$fs
+    [ "$fs" = local ] || fs_mode="$fs-$profile"
+    if [ "$reuse" = 1 ] && running_matches "$nodes" "$plugstack" "$fs_mode"; then
         log "reusing the running cluster; . $DIR/env.sh"
         return 0
     fi
@@ -253,6 +287,12 @@ cmd_up() {
     if [ "$netns" = 1 ]; then
         setup_network "$nodes" || die "could not create network namespaces; try: $0 up --no-netns"
         ctl_addr="$SUBNET.1"
+    fi
+    if [ "$fs" = gluster ]; then
+        fs_up "$profile"
+    else
+        rm -rf "$FS_DIR"
+        mkdir -p "$SHARED" && chmod 1777 "$SHARED"
     fi
     {
         echo "127.0.0.1 localhost"
@@ -282,17 +322,23 @@ cmd_up() {
 # Source this to use the HAM test cluster: . $DIR/env.sh
 export SLURM_CONF=$SLURM_CONF
 export HAM_CLUSTER_DIR=$DIR
+# The shared root every node sees, and what it is (local, gluster-strict, gluster-default).
+export HAM_CLUSTER_SHARED=$SHARED
+export HAM_CLUSTER_FS=$fs_mode
 ENV
     trap - EXIT
-    log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )); . $DIR/env.sh"
+    log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )), shared root $SHARED ($fs_mode); . $DIR/env.sh"
 }
 
 conf_sum() {  # what the configuration is made from: a running cluster made otherwise is restarted
-    cat "$HERE/slurm.conf.in" "$HERE/slurmdbd.conf.in" "$HERE/render-conf.sh" | sha1sum
+    cat "$HERE/slurm.conf.in" "$HERE/slurmdbd.conf.in" "$HERE/render-conf.sh" "$HERE/netfs.sh" | sha1sum
 }
 
-running_matches() {  # running_matches NODES PLUGSTACK: is the running cluster of that shape?
+running_matches() {  # running_matches NODES PLUGSTACK FS_MODE: is the running cluster of that shape?
     [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
+    grep -qx "export HAM_CLUSTER_FS=$3" "$DIR/env.sh" || return 1
+    # The login node's client still serves the shared root.
+    stat -f "$SHARED" >/dev/null 2>&1 || return 1
     [ "$(cat "$DIR/etc/conf.sum" 2>/dev/null)" = "$(conf_sum)" ] || return 1
     SLURM_CONF="$DIR/etc/slurm.conf" scontrol ping 2>/dev/null | grep -q UP || return 1
     [ "$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -N -t idle,alloc,mix -o %N | sort -u | wc -l)" = "$1" ] || return 1
@@ -339,8 +385,24 @@ cmd_revive_node() {
     log "node$i back"
 }
 
+fs_enabled() { [ -f "$FS_DIR/profile" ]; }
+
+cmd_isolate_node() {
+    need_root
+    local i=${1:?usage: $0 isolate-node I SECONDS} secs=${2:?usage: $0 isolate-node I SECONDS}
+    [[ "$secs" =~ ^[0-9]+$ ]] || die "isolate-node wants whole seconds, got '$secs'"
+    node_pids "$i" >/dev/null
+    ip link set "veth-ham$i" down
+    # The link comes back by itself, whatever happens to the caller.
+    setsid sh -c "sleep $secs; ip link set veth-ham$i up" </dev/null >/dev/null 2>&1 &
+    log "node$i cut off the network for ${secs}s"
+}
+
 case ${1:-} in
-    install) cmd_install ;;
+    install) cmd_install; fs_install ;;
+    isolate-node) cmd_isolate_node "${2:-}" "${3:-}" ;;
+    fs-restart) need_root; fs_restart "${2:-0}" ;;
+    fs-mount) fs_mount "${2:?usage: $0 fs-mount NAME}" ;;  # inside a node, by start_slurmd
     kill-node) cmd_kill_node "${2:-}" ;;
     revive-node) cmd_revive_node "${2:-}" ;;
     up) shift; cmd_up "$@" ;;

@@ -9,8 +9,9 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 export PATH="$REPO/.venv/bin:$PATH"
 
-# The cluster's nodes share this machine's file system, which stands in for Lustre here.
-work=${HAM_DEMO_DIR:-/var/tmp/ham-demo}
+# The cluster's shared root (a GlusterFS volume that every node mounts with its own client)
+# stands in for Lustre here.
+work=${HAM_DEMO_DIR:-$HAM_CLUSTER_SHARED/ham-demo}
 rm -rf "$work" && mkdir -p "$work/in" "$work/shared"
 export HAM_SHARED_ROOT="$work/shared"
 for f in "$REPO"/README.md "$REPO"/launcher/ham/*.py "$REPO"/docker/*.sh; do

@@ -1,19 +1,27 @@
 #!/bin/bash
-# Start the test cluster the way the tests expect it: 3 nodes in namespaces, with HAM's SPANK
-# plugin loaded (it only acts on jobs that ask for --ham). Used by tests/run.sh and conftest.py.
+# Start the test cluster the way the tests expect it: 3 nodes in namespaces, the shared root on
+# a network file system (GlusterFS, coherent profile: each node and this login shell mount it
+# with a client of their own; HAM_TEST_FS=local for one directory of this machine instead), with
+# HAM's SPANK plugin loaded (it only acts on jobs that ask for --ham) and its root on the shared
+# root. Used by tests/run.sh, examples/main-job.sh and conftest.py; extra arguments go to
+# `cluster.sh up` (a later --fs wins).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
+SHARED=${HAM_CLUSTER_SHARED:-$DIR/shared}
+SPANK_ROOT=$SHARED/ham-spank-root
 make -s -C "$REPO/slurm-plugins" ham_spank.so
 mkdir -p "$DIR"
-# A restarted cluster numbers jobs from 1 again: job directories of the previous one are stale.
-if ! { [ "${1:-}" = --reuse ] && SLURM_CONF="$DIR/etc/slurm.conf" scontrol ping 2>/dev/null | grep -q UP; }; then
-    rm -rf /var/tmp/ham-spank-root && mkdir -p /var/tmp/ham-spank-root
-fi
-chmod 1777 /var/tmp/ham-spank-root
-echo "required $REPO/slurm-plugins/ham_spank.so root=/var/tmp/ham-spank-root" > "$DIR/plugstack.conf"
+echo "required $REPO/slurm-plugins/ham_spank.so root=$SPANK_ROOT" > "$DIR/plugstack.conf"
 # A small file system for the "shared root is full" test. Mounted before the nodes start: each
 # node's mount namespace gets a copy of the mount table when its slurmd starts.
 mkdir -p /var/tmp/ham-tiny
 mountpoint -q /var/tmp/ham-tiny || mount -t tmpfs -o size=48m,mode=1777 ham-tiny /var/tmp/ham-tiny
-exec "$REPO/docker/cluster.sh" up --plugstack "$DIR/plugstack.conf" "$@"
+"$REPO/docker/cluster.sh" up --fs "${HAM_TEST_FS:-gluster}" --plugstack "$DIR/plugstack.conf" "$@"
+# The SPANK root lives on the shared root, so it exists once that is mounted. A restarted
+# cluster numbers jobs from 1 again: job directories of a previous one are stale.
+if [ ! -f "$SPANK_ROOT/.started" ] || [ "$(cat "$SPANK_ROOT/.started")" != "$(stat -c %Y "$DIR/env.sh")" ]; then
+    rm -rf "$SPANK_ROOT" && mkdir -p "$SPANK_ROOT"
+    stat -c %Y "$DIR/env.sh" > "$SPANK_ROOT/.started"
+fi
+chmod 1777 "$SPANK_ROOT"

@@ -33,6 +33,8 @@ def cluster() -> dict[str, str]:
                          capture_output=True).stdout.decode()
     env = dict(line.split("=", 1) for line in out.split("\0") if "=" in line)
     os.environ["SLURM_CONF"] = env["SLURM_CONF"]
+    # The shared root every node sees (a network file system unless HAM_TEST_FS=local).
+    os.environ["HAM_CLUSTER_SHARED"] = env["HAM_CLUSTER_SHARED"]
     return env
 
 

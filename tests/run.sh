@@ -1,6 +1,8 @@
 #!/bin/bash
-# The test command: install everything, start the 3-node Slurm test cluster, run the Java unit
-# tests and the whole pytest suite (unit + integration). As root on Debian 12.
+# The test command: install everything, start the 3-node Slurm test cluster on its network file
+# system, run the Java unit tests and the whole pytest suite (unit + integration) with pytest's
+# temporary directories (every test's inputs, outputs and shared roots) on the shared root, so
+# each node reads and writes them through its own file-system client. As root on Debian 12.
 #   bash tests/run.sh [PYTEST ARGS...]
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,4 +14,4 @@ echo "== Java unit tests (mvn test)"
 mvn -q -B -f "$REPO/mapreduce/pom.xml" test
 echo "== pytest"
 cd "$REPO"
-exec python -m pytest -ra "$@" tests
+exec python -m pytest -ra --basetemp "$HAM_CLUSTER_SHARED/pytest" "$@" tests

@@ -20,9 +20,10 @@ SESSION_DIRS: list[Path] = []
 
 
 def session_dir(prefix: str) -> Path:
-    """A new directory under /var/tmp (where other users can be given access, unlike pytest's
-    0700 temporary directory), counted as this session's by no_leaked_allocation."""
-    path = Path(tempfile.mkdtemp(prefix=prefix, dir="/var/tmp"))
+    """A new directory on the cluster's shared root (where other users can be given access,
+    unlike pytest's 0700 temporary directory), counted as this session's by
+    no_leaked_allocation. Needs the cluster fixture (which names the shared root)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=os.environ["HAM_CLUSTER_SHARED"]))
     SESSION_DIRS.append(path)
     return path
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
+
+import pytest
 
 from ham.slurm import Slurm
 from tests.integration.conftest import wait_finished
@@ -34,10 +38,20 @@ def test_node_addresses(cluster):
 CLUSTER_SH = Path(__file__).resolve().parents[2] / "docker" / "cluster.sh"
 
 
-def test_fallback_cluster_without_namespaces_and_down(cluster, tmp_path):
+@pytest.fixture
+def local_state():
+    """A second cluster's state directory (munge key, MariaDB's data) on this machine's own
+    disk, where a real cluster keeps its daemons' state: not under pytest's directory, which
+    is on the network file system."""
+    path = Path(tempfile.mkdtemp(prefix="ham-cluster2-", dir="/var/tmp"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_fallback_cluster_without_namespaces_and_down(cluster, local_state):
     """A second cluster (own directory and ports) in fallback mode: several slurmd on the host.
     `down` stops exactly what it started; the main test cluster keeps running."""
-    state = tmp_path / "c2"
+    state = local_state / "c2"
     env = {**os.environ, "HAM_CLUSTER_DIR": str(state), "HAM_CLUSTER_PORT_BASE": "18800"}
     env.pop("SLURM_CONF", None)
     try:
@@ -60,10 +74,10 @@ def test_fallback_cluster_without_namespaces_and_down(cluster, tmp_path):
     assert "UP" in main.stdout
 
 
-def test_second_cluster_on_ports_in_use_is_refused(cluster, tmp_path):
+def test_second_cluster_on_ports_in_use_is_refused(cluster, local_state):
     """A second cluster given the running one's ports is refused in one line naming the port
     and its process, before it starts anything; the running cluster is untouched."""
-    state = tmp_path / "c3"
+    state = local_state / "c3"
     env = {**os.environ, "HAM_CLUSTER_DIR": str(state)}
     env.pop("HAM_CLUSTER_PORT_BASE", None)  # the default: the main cluster's
     env.pop("SLURM_CONF", None)

@@ -14,13 +14,12 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 from yarn_api_client.history_server import HistoryServer
 
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import session_dir, wait_for
 from tests.integration.test_non_root import HAM, USER, as_user
 from tests.integration.test_runtime import EXAMPLES
 
@@ -30,10 +29,10 @@ CHROMIUM = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disabl
 
 
 @pytest.fixture(scope="module")
-def shared():
+def shared(cluster):
     """A site's shared root (1777, as test_non_root's): root's and hamuser's jobs side by side.
     Not under pytest's tmp dir, which is private to root."""
-    base = Path(tempfile.mkdtemp(prefix="ham-history-", dir="/var/tmp"))
+    base = session_dir("ham-history-")
     base.chmod(0o755)
     (base / "shared").mkdir()
     (base / "shared").chmod(0o1777)

@@ -1,5 +1,5 @@
-"""The SPANK plugin on the test cluster (loaded by tests/cluster-up.sh with
-root=/var/tmp/ham-spank-root): the prolog makes the job directory, the job sees HAM_JOB_DIR,
+"""The SPANK plugin on the test cluster (loaded by tests/cluster-up.sh with its root on the
+shared root): the prolog makes the job directory, the job sees HAM_JOB_DIR,
 the epilog removes intermediate data even when every process of the job was SIGKILLed."""
 
 from __future__ import annotations
@@ -10,9 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.conftest import CLUSTER_DIR
 from tests.integration.conftest import wait_finished, wait_for
 
-SPANK_ROOT = Path("/var/tmp/ham-spank-root")
+
+def spank_root() -> Path:
+    """The root= argument of the plugin's line in the plugstack that tests/cluster-up.sh wrote."""
+    args = (CLUSTER_DIR / "plugstack.conf").read_text().split()
+    return Path(next(arg.removeprefix("root=") for arg in args if arg.startswith("root=")))
 
 
 def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
@@ -28,7 +33,7 @@ def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
     job_id = r.stdout.strip()
     info = wait_finished(job_id)
     assert info.state == "FAILED"
-    job_dir = SPANK_ROOT / getpass.getuser() / job_id
+    job_dir = spank_root() / getpass.getuser() / job_id
     text = out.read_text()
     assert f"DIR={job_dir}" in text
     assert f"MODE=700 OWNER={getpass.getuser()}" in text
@@ -44,14 +49,14 @@ def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
     script = ("#!/bin/bash\n"
               'ham_python="$1"\n'
               '"$ham_python" -m ham run -- sh -c \'echo "INNER=$HAM_JOB_DIR"\'\n')
-    r = subprocess.run(["sbatch", "--parsable", f"--ham={SPANK_ROOT}", "-N1", "-o", str(out),
+    r = subprocess.run(["sbatch", "--parsable", f"--ham={spank_root()}", "-N1", "-o", str(out),
                         "/dev/stdin", sys.executable], input=script, capture_output=True,
                        text=True, env=cluster, check=True)
     job_id = r.stdout.strip()
     info = wait_finished(job_id)
     text = out.read_text()
     assert info.exit_code == 0, text
-    assert f"INNER={SPANK_ROOT / getpass.getuser() / job_id}\n" in text
+    assert f"INNER={spank_root() / getpass.getuser() / job_id}\n" in text
 
 
 def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster, tmp_path):
@@ -70,9 +75,9 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
                         "/dev/stdin", sys.executable, "-m", "ham", "run", "--",
                         *streaming_cmd(d, "out", "-D", "ham.resumable=false")],
                        input=script, capture_output=True, text=True, cwd=d, check=True,
-                       env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)})
+                       env={**cluster, "HAM_SHARED_ROOT": str(spank_root())})
     job_id = r.stdout.strip()
-    job_dir = SPANK_ROOT / getpass.getuser() / job_id
+    job_dir = spank_root() / getpass.getuser() / job_id
     try:
         # Maps 1 and 2 wrote their output to the shared file system; map 0 is held.
         try:
@@ -100,7 +105,7 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     # shutdown hook if it got a SIGTERM first (the kernel sends one when `ham run` dies), else
     # by the first `ham status` (tests/unit/test_settle.py checks that path).
     r = subprocess.run([sys.executable, "-m", "ham", "status", "--json", job_id],
-                       env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)}, capture_output=True,
+                       env={**cluster, "HAM_SHARED_ROOT": str(spank_root())}, capture_output=True,
                        text=True, check=True)
     record = json.loads(r.stdout)[0]["hadoop_jobs"][0]
     assert record["state"] == "KILLED" and record["finish_time"], record
