@@ -9,7 +9,9 @@ import zipfile
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from ham import fspaths, jobdir, lustre, proc
+from pathlib import Path
+
+from ham import fscheck, fspaths, jobdir, lustre, proc
 from ham.errors import HamError
 from ham.hadoop import bundle_dir, command_argv, find_hadoop, ham_jar
 from ham.java import MIN_JAVA, check_java, java_binary
@@ -93,8 +95,23 @@ def _filesystem(settings: Settings, env: Mapping[str, str]) -> str:
     return f"lustre:/// = {root} ({kind})"
 
 
-def run_checks(settings: Settings, slurm: Slurm,
-               env: Mapping[str, str] | None = None) -> list[Check]:
+def _one(name: str, fn: Callable[[], str]) -> Check:
+    try:
+        return Check(name, True, fn())
+    except HamError as exc:
+        return Check(name, False, str(exc))
+
+
+def allocation_nodes(slurm: Slurm, env: Mapping[str, str]) -> list[str]:
+    """The nodes of the allocation this runs in (none outside one)."""
+    nodelist = env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
+    return slurm.hostnames(nodelist) if nodelist else []
+
+
+def run_checks(settings: Settings, slurm: Slurm, env: Mapping[str, str] | None = None,
+               probe: fscheck.Probe | None = None) -> list[Check]:
+    """This machine's checks; inside an allocation of two nodes or more, also the shared root's
+    across its first two nodes (through probe, srun steps by default)."""
     env = os.environ if env is None else env
     checks: list[tuple[str, Callable[[], str]]] = [
         (f"java (>= {MIN_JAVA})", lambda: _java(settings, env)),
@@ -105,10 +122,11 @@ def run_checks(settings: Settings, slurm: Slurm,
         ("shared root", lambda: _shared_root(settings, env)),
         ("file system", lambda: _filesystem(settings, env)),
     ]
-    results = []
-    for name, fn in checks:
-        try:
-            results.append(Check(name, True, fn()))
-        except HamError as exc:
-            results.append(Check(name, False, str(exc)))
+    results = [_one(name, fn) for name, fn in checks]
+    nodes = allocation_nodes(slurm, env)
+    root_ok = next(c.ok for c in results if c.name == "shared root")
+    if len(nodes) >= 2 and root_ok:
+        root = Path(jobdir.check_shared_root(settings["shared_root"]))
+        with fscheck.CrossNode(root, nodes[0], nodes[1], probe or fscheck.SrunProbe()) as cross:
+            results += [_one(name, fn) for name, fn in cross.checks()]
     return results

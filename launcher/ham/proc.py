@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 # (tests/unit/test_proc.py checks that).
 CompletedProcess = subprocess.CompletedProcess
 DEVNULL = subprocess.DEVNULL
+PIPE = subprocess.PIPE
 Popen = subprocess.Popen
 TimeoutExpired = subprocess.TimeoutExpired
 

@@ -179,8 +179,11 @@ class Slurm:
                 return
             raise SlurmError(f"scancel {job_id}: {said}")
 
+    def hostnames(self, nodelist: str) -> list[str]:
+        return _run(["scontrol", "show", "hostnames", nodelist], timeout=30).split()
+
     def node_addresses(self, nodelist: str) -> dict[str, str]:
-        names = _run(["scontrol", "show", "hostnames", nodelist], timeout=30).split()
+        names = self.hostnames(nodelist)
         out = _run(["scontrol", "show", "node", "-o", ",".join(names)], timeout=30)
         addrs = {}
         for line in out.splitlines():

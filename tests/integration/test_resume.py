@@ -21,7 +21,7 @@ from tests.integration.conftest import bring_time_limit_near, wait_finished, wai
 from tests.integration.test_runtime import MAPPER, REDUCER, same_tree
 from tests.integration.test_runtime_faults import runner_pids, streaming_cmd
 from tests.integration.test_runtime_recovery import write_inputs
-from tests.integration.test_spank import SPANK_ROOT
+from tests.integration.test_spank import spank_root
 from tests.integration.test_yarn_semantics import local_run
 
 MAPS = 12
@@ -205,9 +205,9 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
                         "/dev/stdin", sys.executable, "-m", "ham", "run", "--", *cmd],
                        input="#!/bin/bash\nexec \"$@\"\n", capture_output=True, text=True,
-                       cwd=d, check=True, env={**cluster, "HAM_SHARED_ROOT": str(SPANK_ROOT)})
+                       cwd=d, check=True, env={**cluster, "HAM_SHARED_ROOT": str(spank_root())})
     first = r.stdout.strip()
-    session = SPANK_ROOT / getpass.getuser() / first
+    session = spank_root() / getpass.getuser() / first
     try:
         job = job_dir(session, "jobs/job_*")
         wait_for(lambda: [a for a in status(job)["attempts"] if a["type"] == "REDUCE"
@@ -220,7 +220,7 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     # The epilog ran, and kept the job (its staging and its map outputs).
     assert (session / "staging").exists() and list(job.glob("intermediate/attempt_*_m_*"))
 
-    r = ham(d, cluster, "submit", "--resume", first, "-N", "3", "--wait", root=SPANK_ROOT)
+    r = ham(d, cluster, "submit", "--resume", first, "-N", "3", "--wait", root=spank_root())
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     same_tree(reference, d / "out")
     hist = history(job, 2)
@@ -228,4 +228,4 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     assert [a.split("_")[4] for a in attempts_run(hist, "REDUCE", 2)] == ["000001"]
     # Once the job is over, its intermediate data goes with the usual retention.
     assert not (session / "staging").exists() and not (job / "intermediate").exists()
-    assert ham(d, cluster, "cleanup", root=SPANK_ROOT).returncode == 0
+    assert ham(d, cluster, "cleanup", root=spank_root()).returncode == 0
