@@ -54,10 +54,11 @@ fi
 jar="$REPO/mapreduce/target/dist/ham-mapreduce.jar"
 if [ ! -f "$jar" ] || [ ! -x "$REPO/mapreduce/target/dist/bin/hadoop" ] ||
    [ -n "$(find "$REPO/mapreduce/src" "$REPO/mapreduce/pom.xml" "$REPO/mapreduce/hadoop-layout" \
-           -newer "$jar" -print -quit)" ]; then
+           -path '*/target' -prune -o -newer "$jar" -print -quit)" ]; then
     log "building mapreduce/ (HAM jar + bundled Hadoop 3.4.2)"
     mvn -q -B -f "$REPO/mapreduce/pom.xml" package -DskipTests
 fi
+# (target/: the 3.3.5 layout below is built there, after the jar: not a source.)
 # Hadoop 3.3.5 laid out as a site's older Hadoop would be: the tests run jobs on it too.
 h335="$REPO/mapreduce/hadoop-layout/target/hadoop-3.3.5"
 if [ ! -x "$h335/bin/hadoop" ] || [ -n "$(find "$REPO/mapreduce/hadoop-layout/pom.xml" \
