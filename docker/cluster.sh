@@ -8,7 +8,7 @@
 #       --no-netns                fallback: every slurmd on the host (slurmd -N nodeX, own port)
 #       --plugstack FILE          load the SPANK plugins listed in FILE (plugstack.conf)
 #       --reuse                   keep a running cluster of the same shape instead of restarting
-#       --fs local|gluster        the shared root (HAM_CLUSTER_SHARED): a directory of this
+#       --fs local|gluster        the shared root ($HAM_CLUSTER_DIR/shared): a directory of this
 #                                 machine that every node sees through one kernel (local,
 #                                 default), or a GlusterFS
 #                                 volume on a storage node that the login node (this shell) and
@@ -27,9 +27,11 @@
 #                                 seconds; returns at once, the link comes back by itself
 #   cluster.sh fs-restart [S]     kill the file-system server (glusterd and its brick) and start
 #                                 it again after S seconds (default 0); --fs gluster only
+#   cluster.sh fs-profile P       switch a running cluster's gluster caching to P (strict or
+#                                 default): volume options set and every client remounted
 #
-# Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster), HAM_CLUSTER_SHARED (the
-# shared root's mount point, default $HAM_CLUSTER_DIR/shared), HAM_CLUSTER_PORT_BASE
+# Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster; the shared root is its
+# shared/, exported by env.sh as HAM_CLUSTER_SHARED), HAM_CLUSTER_PORT_BASE
 # (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
 #
 # Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
@@ -52,7 +54,9 @@ DB_PORT=$((PORT_BASE + 6))
 CPUS=2
 REAL_MEMORY=3072
 TEST_USER=hamuser
-SHARED=${HAM_CLUSTER_SHARED:-$DIR/shared}
+# The shared root, always under the cluster's own directory (env.sh exports it as
+# HAM_CLUSTER_SHARED; a second cluster beside has its own).
+SHARED=$DIR/shared
 
 log() { echo "cluster.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -402,6 +406,7 @@ case ${1:-} in
     install) cmd_install; fs_install ;;
     isolate-node) cmd_isolate_node "${2:-}" "${3:-}" ;;
     fs-restart) need_root; fs_restart "${2:-0}" ;;
+    fs-profile) need_root; fs_set_profile "${2:?usage: $0 fs-profile strict|default}" ;;
     fs-mount) fs_mount "${2:?usage: $0 fs-mount NAME}" ;;  # inside a node, by start_slurmd
     kill-node) cmd_kill_node "${2:-}" ;;
     revive-node) cmd_revive_node "${2:-}" ;;

@@ -61,9 +61,11 @@ fi
 # (target/: the 3.3.5 layout below is built there, after the jar: not a source.)
 # Hadoop 3.3.5 laid out as a site's older Hadoop would be: the tests run jobs on it too.
 h335="$REPO/mapreduce/hadoop-layout/target/hadoop-3.3.5"
-if [ ! -x "$h335/bin/hadoop" ] || [ -n "$(find "$REPO/mapreduce/hadoop-layout/pom.xml" \
-        "$REPO/mapreduce/hadoop-layout/layout.xml" "$REPO/mapreduce/src/dist" -newer "$h335/bin/hadoop" -print -quit)" ]; then
+# A stamp of our own: the layout's files keep their sources' times, older than the checkout's.
+if [ ! -x "$h335/bin/hadoop" ] || [ ! -f "$h335.built" ] || [ -n "$(find "$REPO/mapreduce/hadoop-layout/pom.xml" \
+        "$REPO/mapreduce/hadoop-layout/layout.xml" "$REPO/mapreduce/src/dist" -newer "$h335.built" -print -quit)" ]; then
     log "laying out Hadoop 3.3.5 (the tests' site Hadoop)"
     mvn -q -B -f "$REPO/mapreduce/hadoop-layout/pom.xml" -Dhadoop.version=3.3.5 package
+    touch "$h335.built"
 fi
 log "ready: export PATH=\"$REPO/.venv/bin:\$PATH\""

@@ -70,16 +70,44 @@ fs_up() {  # fs_up PROFILE: the storage node, its volume and the login node's cl
     # force: the brick is on the root file system, which gluster otherwise refuses.
     fs_gluster volume create "$FS_VOL" "$FS_ADDR:$FS_DIR/brick" force >/dev/null
     fs_gluster volume set "$FS_VOL" network.ping-timeout "$FS_PING_TIMEOUT" >/dev/null
-    if [ "$profile" = strict ]; then
-        for opt in stat-prefetch quick-read open-behind io-cache read-ahead readdir-ahead flush-behind; do
-            fs_gluster volume set "$FS_VOL" "performance.$opt" off >/dev/null
-        done
-    fi
+    fs_volume_options "$profile"
     fs_gluster volume start "$FS_VOL" >/dev/null
     wait_for 20 "the volume's brick" fs_brick_online
     echo "$profile" > "$FS_DIR/profile"
     fs_mount host
     chmod 1777 "$SHARED"
+}
+
+FS_CACHES="stat-prefetch quick-read open-behind io-cache read-ahead readdir-ahead flush-behind"
+
+fs_volume_options() {  # fs_volume_options PROFILE: the volume's client-side caches off, or as packaged
+    local opt
+    for opt in $FS_CACHES; do
+        if [ "$1" = strict ]; then
+            fs_gluster volume set "$FS_VOL" "performance.$opt" off >/dev/null
+        else
+            fs_gluster volume reset "$FS_VOL" "performance.$opt" >/dev/null
+        fi
+    done
+}
+
+fs_set_profile() {  # fs_set_profile PROFILE: switch a running cluster's caching, every client remounted
+    [ -f "$FS_DIR/profile" ] || die "the cluster has no network file system (up --fs gluster)"
+    local profile=$1 f i pid
+    case $profile in strict|default) ;; *) die "fs-profile wants strict or default, got '$profile'" ;; esac
+    fs_volume_options "$profile"
+    echo "$profile" > "$FS_DIR/profile"
+    # New clients with the profile's flags; the old ones serve what is still open on them and
+    # end when it is closed (umount -l).
+    fs_mount host
+    for f in "$DIR"/run/slurmd-node*.pid; do
+        [ -e "$f" ] || continue
+        i=${f##*slurmd-node}; i=${i%.pid}
+        pid=$(cat "$f")
+        nsenter --target "$pid" --mount --net -- bash "$HERE/cluster.sh" fs-mount "node$i"
+    done
+    sed -i "s/^export HAM_CLUSTER_FS=.*/export HAM_CLUSTER_FS=gluster-$profile/" "$DIR/env.sh"
+    log "file system profile: $profile (every client remounted)"
 }
 
 fs_mount_argv() {  # fs_mount_argv NAME: the client command for node NAME (or host)
@@ -104,10 +132,11 @@ fs_mount() {  # fs_mount NAME: mount the volume at $SHARED in the current mount 
 }
 
 fs_down() {  # the login node's client, then the storage node (the nodes' clients die with them)
-    if mountpoint -q "$SHARED" 2>/dev/null || [ -f "$FS_DIR/clients/host.pid" ]; then
+    # Only a mount of this cluster's own client: never another cluster's at the same path.
+    if [ -f "$FS_DIR/clients/host.pid" ]; then
         umount -l "$SHARED" 2>/dev/null || true
+        kill_pidfile "$FS_DIR/clients/host.pid" glusterfs
     fi
-    [ -f "$FS_DIR/clients/host.pid" ] && kill_pidfile "$FS_DIR/clients/host.pid" glusterfs
     if [ -e "$DIR/run/netns-$FS_NS" ]; then
         local pids
         pids=$(ip netns pids "$FS_NS" 2>/dev/null || true)

@@ -8,7 +8,7 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
-SHARED=${HAM_CLUSTER_SHARED:-$DIR/shared}
+SHARED=$DIR/shared  # what cluster.sh mounts
 SPANK_ROOT=$SHARED/ham-spank-root
 make -s -C "$REPO/slurm-plugins" ham_spank.so
 mkdir -p "$DIR"

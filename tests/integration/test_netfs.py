@@ -1,0 +1,147 @@
+"""The test cluster's shared root is a real network file system (docker/netfs.sh: GlusterFS,
+one storage node, a FUSE client per node): every node and the login node mount it with a client
+of their own, bytes cross the cluster network, and jobs on it match Hadoop's local runner.
+`ham doctor` checks it across nodes: all OK on the coherent (strict) profile, the real problem
+named on the package's default caching; on that profile HAM's jobs still match the local
+runner (what HAM relies on, and why it holds there: docs/admin.md)."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CLUSTER_DIR, REPO
+from tests.integration.conftest import run_ham
+from tests.integration.test_runtime import EXAMPLES
+
+CLUSTER_SH = REPO / "docker" / "cluster.sh"
+
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("HAM_CLUSTER_FS", "gluster").startswith("gluster"),
+    reason="the test cluster was started on a local directory (HAM_TEST_FS=local)")
+
+
+def on_node(node: str, *argv: str) -> str:
+    return subprocess.run(["srun", "-N1", "-w", node, *argv], capture_output=True, text=True,
+                          check=True, timeout=60).stdout
+
+
+def test_every_node_mounts_it_with_its_own_client(cluster):
+    shared = cluster["HAM_CLUSTER_SHARED"]
+    clients = {}
+    for i in (1, 2, 3):
+        mount = on_node(f"node{i}", "findmnt", "-n", "-o", "FSTYPE,SOURCE", shared).split()
+        assert mount == ["fuse.glusterfs", "10.200.0.2:ham"], mount
+        pid = int((CLUSTER_DIR / "gluster" / "clients" / f"node{i}.pid").read_text())
+        # The client serving the node is a process of the node (its network namespace).
+        assert str(pid) in subprocess.run(["ip", "netns", "pids", f"ham-node{i}"],
+                                          capture_output=True, text=True).stdout.split()
+        clients[i] = pid
+    clients[0] = int((CLUSTER_DIR / "gluster" / "clients" / "host.pid").read_text())
+    assert len(set(clients.values())) == 4
+    # Written on one node, on the storage node's brick, read on another.
+    name = f"netfs-{os.getpid()}"
+    on_node("node2", "sh", "-c", f"echo from-node2 > {shared}/{name}")
+    assert on_node("node3", "cat", f"{shared}/{name}") == "from-node2\n"
+    assert (CLUSTER_DIR / "gluster" / "brick" / name).read_text() == "from-node2\n"
+    os.unlink(f"{shared}/{name}")
+
+
+def doctor_lines(cluster, root: Path) -> tuple[int, dict[str, str]]:
+    r = run_ham("doctor", "--nodes", "2", env={**cluster, "HAM_SHARED_ROOT": str(root)})
+    lines = {line[6:26].strip(): line[:4].strip() for line in r.stdout.splitlines()}
+    return r.returncode, {**lines, "_out": r.stdout + r.stderr}
+
+
+def test_doctor_across_nodes_all_ok_on_the_coherent_profile(cluster, shared_root):
+    rc, lines = doctor_lines(cluster, shared_root)
+    fs = {k: v for k, v in lines.items() if k.startswith("fs: ")}
+    assert set(fs) == {"fs: read after close", "fs: rename", "fs: delete", "fs: listing",
+                       "fs: O_DIRECT", "fs: visible after"}, lines["_out"]
+    assert set(fs.values()) == {"OK"} and rc == 0, lines["_out"]
+    assert "node2 saw a 4 MiB file" in lines["_out"]
+
+
+def wordcount_inputs(d: Path, files: int) -> Path:
+    text = d / "text"
+    text.mkdir()
+    for i in range(files):
+        (text / f"f{i:03d}.txt").write_text(" ".join(f"w{(i * 7 + j) % 53}" for j in range(200)) + "\n")
+    return text
+
+
+def jobs(data: Path, out: Path, hadoop: str) -> str:
+    """wordcount over 120 files (120 maps) and teragen + terasort, for HAM and the local runner."""
+    return (f"set -e; hadoop() {{ {hadoop} \"$@\"; }}; "
+            f"hadoop jar {EXAMPLES} wordcount -D mapreduce.job.reduces=3 {data}/text {out}/wc; "
+            f"hadoop jar {EXAMPLES} teragen -D mapreduce.job.maps=4 30000 {out}/tg; "
+            f"hadoop jar {EXAMPLES} terasort -D mapreduce.job.reduces=3 {out}/tg {out}/ts")
+
+
+def run_jobs(cluster, d: Path, name: str) -> Path:
+    out = d / name
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", "bash", "-c",
+                        jobs(d, out, "command hadoop")],
+                       env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")}, capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-4000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(cluster, tmp_path_factory):
+    """Inputs, and the local runner's outputs for them."""
+    d = tmp_path_factory.mktemp("netfs")
+    wordcount_inputs(d, 120)
+    (d / "shared").mkdir()
+    env = {k: v for k, v in cluster.items() if k != "HADOOP_CONF_DIR"}
+    r = subprocess.run(["bash", "-c", jobs(d, d / "local", f"{sys.executable} -m ham hadoop")],
+                       env=env, capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return d
+
+
+def same_output(local: Path, ham: Path, ordered: bool) -> None:
+    parts = sorted(p.name for p in ham.glob("part-r-*"))
+    assert len(parts) == 3 and (ham / "_SUCCESS").exists()
+    if ordered:  # terasort: the local runner has one map, so other partition points
+        assert b"".join(p.read_bytes() for p in sorted(ham.glob("part-r-*"))) == \
+            b"".join(p.read_bytes() for p in sorted(local.glob("part-r-*")))
+    else:
+        assert all(filecmp.cmp(local / p, ham / p, shallow=False) for p in parts)
+
+
+def test_jobs_on_the_coherent_profile_match_the_local_runner(cluster, reference):
+    out = run_jobs(cluster, reference, "strict")
+    assert len(list((reference / "text").iterdir())) == 120
+    same_output(reference / "local" / "wc", out / "wc", ordered=False)
+    same_output(reference / "local" / "ts", out / "ts", ordered=True)
+
+
+@pytest.fixture
+def default_profile(cluster):
+    """The cluster's file system with the package's default caching, for one test; every client
+    is remounted (docker/cluster.sh fs-profile) and the coherent profile restored after."""
+    subprocess.run(["bash", str(CLUSTER_SH), "fs-profile", "default"], check=True, timeout=120)
+    try:
+        yield
+    finally:
+        subprocess.run(["bash", str(CLUSTER_SH), "fs-profile", "strict"], check=True, timeout=120)
+
+
+def test_default_profile_doctor_names_the_problem_and_jobs_match(cluster, reference, default_profile):
+    rc, lines = doctor_lines(cluster, reference / "shared")
+    assert rc == 1, lines["_out"]
+    # The package's caching: a reader keeps the bytes and the names it saw for about a second.
+    assert lines["fs: read after close"] == "FAIL", lines["_out"]
+    assert "read old bytes of a file that node1 had rewritten and closed" in lines["_out"]
+    assert lines["fs: O_DIRECT"] == "OK", lines["_out"]
+    # What HAM does there: its jobs still match the local runner (docs/admin.md says why).
+    out = run_jobs(cluster, reference, "default")
+    same_output(reference / "local" / "wc", out / "wc", ordered=False)
+    same_output(reference / "local" / "ts", out / "ts", ordered=True)
