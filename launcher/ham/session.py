@@ -206,22 +206,37 @@ def run_command(prepared: Prepared, command: list[str], retention: str, *,
             child.wait()
         sidecar.terminate()
         sidecar.wait()
-        prepared.jobdir.write_record(finished=time.time(), exit_code=child.returncode,
-                                     signals=[signal.Signals(s).name for s in received])
-        # A driver killed outright (SIGKILL, OOM) never ended its job: do it for it.
-        settle.settle(prepared.jobdir, f"the command ended ({_how(child.returncode)}) while "
-                                       f"the job was running")
-        if child.returncode != 0:
-            for line in jobs.failures(prepared.jobdir):
-                log.error("%s", line)
-        for job in prepared.jobdir.resumable_jobs():
-            log.warning("%s stopped before it finished; its map outputs are kept: "
-                        "`ham submit --resume %s` continues it, `ham cleanup --resumable` "
-                        "removes them", job.name, job.name)
-        prepared.jobdir.clean(retention)
+        _teardown(prepared.jobdir, child.returncode, received, retention)
     if code < 0:  # killed by a signal: report it the way a shell does
         return 128 - code
     return code
+
+
+def _teardown(jd: JobDir, returncode: int, received: list[int], retention: str) -> None:
+    """After the command: the record, the job's end if its driver could not, what failed, and
+    the retention policy. Each step is on the shared file system: one it cannot reach (a server
+    restarting) is one ERROR line, and the steps after it still run."""
+    steps = [
+        ("record the command's end", lambda: jd.write_record(
+            finished=time.time(), exit_code=returncode,
+            signals=[signal.Signals(s).name for s in received])),
+        # A driver killed outright (SIGKILL, OOM) never ended its job: do it for it.
+        ("end the job", lambda: settle.settle(jd, f"the command ended ({_how(returncode)}) "
+                                                  f"while the job was running")),
+        ("report what failed", lambda: returncode == 0 or [
+            log.error("%s", line) for line in jobs.failures(jd)]),
+        ("list stopped jobs", lambda: [
+            log.warning("%s stopped before it finished; its map outputs are kept: "
+                        "`ham submit --resume %s` continues it, `ham cleanup --resumable` "
+                        "removes them", job.name, job.name) for job in jd.resumable_jobs()]),
+        ("apply the retention policy", lambda: jd.clean(retention)),
+    ]
+    for what, step in steps:
+        try:
+            step()
+        except OSError as exc:
+            log.error("cannot %s in %s: %s (the shared file system); `ham cleanup` tidies up "
+                      "once it answers", what, jd.path, exc.strerror or exc)
 
 
 def _how(returncode: int) -> str:

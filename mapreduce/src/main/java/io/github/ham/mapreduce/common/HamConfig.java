@@ -84,6 +84,14 @@ public final class HamConfig {
   /** A runner exits when it cannot reach the driver for this long. */
   public static final String RUNNER_DRIVER_TIMEOUT_MS = "ham.runner.driver.timeout.ms";
   public static final long DEFAULT_RUNNER_DRIVER_TIMEOUT_MS = 10_000L;
+  /**
+   * How long a runner given a task waits for the job's directory on the shared file system to
+   * answer again before it sets the task up (a server restarting or failing over answers
+   * ENOTCONN or EIO on some file systems, where Lustre's clients block): a blip costs a wait,
+   * not the task's attempts. 0: do not wait.
+   */
+  public static final String RUNNER_FS_WAIT_MS = "ham.runner.fs.wait.ms";
+  public static final long DEFAULT_RUNNER_FS_WAIT_MS = 300_000L;
   /** Milliseconds to wait for the runner step to exit at job end before killing it. */
   public static final String STEP_EXIT_WAIT_MS = "ham.step.exit.wait.ms";
   public static final long DEFAULT_STEP_EXIT_WAIT_MS = 5_000L;

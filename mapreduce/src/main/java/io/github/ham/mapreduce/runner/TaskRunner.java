@@ -67,6 +67,7 @@ public final class TaskRunner {
   private final org.apache.hadoop.mapred.JobID jobId;
   private final long pid;
   private final long driverTimeoutMs;
+  private final long fsWaitMs;
   private final AttemptWatch watch;
   private UserGroupInformation taskUser;
   /** The job's shared state, built by its first task (null until then). */
@@ -75,11 +76,12 @@ public final class TaskRunner {
   private boolean haveCredentials;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
-      JobDirs dirs, JobID jobId, long driverTimeoutMs) throws IOException {
+      JobDirs dirs, JobID jobId, long driverTimeoutMs, long fsWaitMs) throws IOException {
     this.umbilical = umbilical;
     this.token = token;
     this.dirs = dirs;
     this.driverTimeoutMs = driverTimeoutMs;
+    this.fsWaitMs = fsWaitMs;
     TokenCache.setJobToken(token, credentials);
     this.workDir = new File(".").getCanonicalFile();
     // The Slurm node name (what srun -w and scontrol take), else the short host name.
@@ -149,7 +151,8 @@ public final class TaskRunner {
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
-              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS));
+              HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS),
+          conf.getLong(HamConfig.RUNNER_FS_WAIT_MS, HamConfig.DEFAULT_RUNNER_FS_WAIT_MS));
       runner.watch.start();
       try {
         return runner.loop();
@@ -206,6 +209,7 @@ public final class TaskRunner {
     JobConf taskConf = null;
     boolean started = false;
     try {
+      awaitSharedFs(attempt);
       FileUtil.fullyDeleteContents(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
       fetchCredentials();
@@ -277,6 +281,9 @@ public final class TaskRunner {
       } catch (IOException e) {
         LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
       }
+      // The job's state may be what broke (its jar's file handle dead after a file-system
+      // server restarted: every class missing): the next task builds it anew.
+      closeJob();
     } finally {
       watch.end();
       if (logs != null) {
@@ -320,6 +327,23 @@ public final class TaskRunner {
       }
       runnerJob = null;
     }
+  }
+
+  /**
+   * Waits, up to ham.runner.fs.wait.ms, until the job's directory answers (a restarting file
+   * system server), telling the driver the attempt is alive meanwhile; then the task is set up
+   * as usual (and fails as usual if the directory is still not there).
+   */
+  private void awaitSharedFs(TaskAttemptID attempt) throws InterruptedException {
+    if (SharedFsProbe.reachable(dirs.root())) {
+      return;
+    }
+    LOG.warn("The job's directory {} does not answer (the shared file system); waiting up to {} "
+        + "s before setting up {}", dirs.root(), fsWaitMs / 1000, attempt);
+    long start = System.currentTimeMillis();
+    boolean back = SharedFsProbe.await(dirs.root(), fsWaitMs, 1000, () -> ping(attempt));
+    LOG.warn("The job's directory {} {} after {} ms", dirs.root(),
+        back ? "answers again" : "still does not answer", System.currentTimeMillis() - start);
   }
 
   /** Tells the driver the attempt is alive while the runner itself works for it. */

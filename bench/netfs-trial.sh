@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# HAM's jobs on the test cluster's network file system (GlusterFS, a client per node, bytes over
+# TCP; docker/netfs.sh) against the same cluster with everything on a directory of this machine
+# (every node sees it through one kernel and one page cache), pairs alternated in one run; and
+# TestDFSIO on the network file system against `dd` through the same mount (issue 29, item 7).
+#   bash bench/netfs-trial.sh [ROUNDS [OUT]]      -> OUT/results.md (bench/results/netfs-trial)
+# Each round runs, once on each root, the order flipped every round: wordcount (64 MiB of the
+# bench's text in 4 files), terasort (500,000 rows of one teragen, 3 reduces), and TestDFSIO
+# -write then -read (3 files of 64 MB: one map per node). Inputs are copied to both roots
+# first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
+# with the same parallelism: one 64 MB stream per node at once (srun -N3), through each node's
+# own client, buffered with an fsync before close and with O_DIRECT, the better of the two; the
+# page cache is dropped before every read (the brick's files are on this machine's disk).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(dirname "$here")"
+rounds=${1:-3}
+out="${2:-$here/results/netfs-trial}"
+bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
+# shellcheck disable=SC1091
+. /var/tmp/ham-cluster/env.sh
+[[ $HAM_CLUSTER_FS == gluster-* ]] || { echo "the test cluster is not on GlusterFS ($HAM_CLUSTER_FS)" >&2; exit 1; }
+local_root=/var/tmp/ham-netfs-trial
+net_root="$HAM_CLUSTER_SHARED/netfs-trial"
+runs="$here/work/netfs-trial"
+rm -rf "$local_root" "$net_root" "$runs" && mkdir -p "$local_root" "$net_root" "$runs" "$out"
+ham="$repo/.venv/bin/ham"
+py="$repo/.venv/bin/python"
+dist="$repo/mapreduce/target/dist/share/hadoop/mapreduce"
+examples=$(ls "$dist"/hadoop-mapreduce-examples-*.jar)
+jobclient=$(ls "$dist"/hadoop-mapreduce-client-jobclient-*-tests.jar)
+text=$(cd "$here" && "$py" -c 'from hambench.data import wordcount_input; print(wordcount_input(64, 4))')
+root_of() { if [[ $1 == local ]]; then echo "$local_root"; else echo "$net_root"; fi; }
+for fs in local net; do
+  r=$(root_of $fs)
+  mkdir -p "$r/shared"
+  cp -r "$text" "$r/text"
+done
+
+# job FS NAME ARGS...: one `ham run -N 3` with everything (shared root, input, output) under
+# FS's root; its status.json and times kept under runs/FS-NAME-N.
+job() {
+  local fs=$1 name=$2; shift 2
+  local r s e
+  r=$(root_of "$fs")
+  run="$fs-$name-$(($(ls "$runs" | wc -l) + 1))"
+  s=$(date +%s.%N)
+  (cd "$r" && HAM_SHARED_ROOT="$r/shared" "$ham" run -N 3 -- hadoop jar "$@" >"$runs/last.log" 2>&1) \
+    || { tail -20 "$runs/last.log" >&2; exit 1; }
+  e=$(date +%s.%N)
+  mkdir -p "$runs/$run"
+  cp "$(ls -td "$r"/shared/*/*/ | head -1)"jobs/*/status.json "$runs/$run/"
+  cp "$runs/last.log" "$runs/$run/client.log"
+  echo "$s $e" >"$runs/$run/wall"
+}
+
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+# dd_streams FS MODE: one 64 MB dd per node at once under FS's root; MB/s of each stream
+dd_streams() {
+  local r flags
+  r=$(root_of "$1")/dd
+  mkdir -p "$r"
+  case $2 in
+    write) flags="if=/dev/zero of=$r/f-\$SLURMD_NODENAME bs=1M count=64 conv=fsync" ;;
+    write-direct) flags="if=/dev/zero of=$r/f-\$SLURMD_NODENAME bs=1M count=64 oflag=direct" ;;
+    read) drop_caches; flags="if=$r/f-\$SLURMD_NODENAME of=/dev/null bs=1M" ;;
+    read-direct) drop_caches; flags="if=$r/f-\$SLURMD_NODENAME of=/dev/null bs=1M iflag=direct" ;;
+  esac
+  srun -N3 --ntasks-per-node=1 sh -c "dd $flags 2>&1 | tail -1" |
+    awk '{for (i = 1; i < NF; i++) if ($(i + 1) ~ /^s,?$/) t = $i; printf "%.1f ", 64 * 1.048576 / t}'
+  echo
+}
+
+for r in $(seq "$rounds"); do
+  order=(local net)
+  if (( r % 2 == 0 )); then order=(net local); fi
+  for fs in "${order[@]}"; do
+    root=$(root_of "$fs")
+    rm -rf "$root"/out-* "$root/gen" "$root/dfsio"
+    job "$fs" wordcount "$examples" wordcount "$root/text" "$root/out-wc"
+    job "$fs" teragen "$examples" teragen -Dmapreduce.job.maps=3 500000 "$root/gen"
+    job "$fs" terasort "$examples" terasort -Dmapreduce.job.reduces=3 "$root/gen" "$root/out-ts"
+    job "$fs" dfsiowrite "$jobclient" TestDFSIO -Dtest.build.data="$root/dfsio" -write -nrFiles 3 -size 64MB
+    drop_caches
+    job "$fs" dfsioread "$jobclient" TestDFSIO -Dtest.build.data="$root/dfsio" -read -nrFiles 3 -size 64MB
+    for mode in write write-direct read read-direct; do
+      echo "$fs $mode $(dd_streams "$fs" "$mode")" >>"$runs/dd"
+    done
+  done
+  for o in out-wc out-ts; do
+    diff -r -x '_SUCCESS' -x '.*.crc' "$local_root/$o" "$net_root/$o" >/dev/null \
+      || { echo "round $r: $o differs between the two roots" >&2; exit 1; }
+  done
+done
+
+"$py" - "$out/results.md" "$rounds" "$runs" <<'PY'
+import datetime, json, pathlib, re, statistics, sys
+out, rounds, root = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
+job_s, dfsio = {}, {}  # (name, fs) -> [job seconds], [TestDFSIO per-stream MB/s] in round order
+for run in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("-")[-1])):
+    fs, name, _ = run.name.split("-")
+    st = json.loads((run / "status.json").read_text())
+    job_s.setdefault((name, fs), []).append((st["finish_time"] - st["start_time"]) / 1000)
+    m = re.search(r"Throughput mb/sec: ([\d.]+)", (run / "client.log").read_text())
+    if m:
+        dfsio.setdefault((name, fs), []).append(float(m.group(1)))
+dd = {}  # (fs, mode) -> per-round mean MB/s of the three streams
+for line in (root / "dd").read_text().splitlines():
+    fs, mode, *rates = line.split()
+    dd.setdefault((fs, mode), []).append(statistics.mean(map(float, rates)))
+med = statistics.median
+with open(out, "w") as f:
+    f.write("# HAM on a network file system (GlusterFS, strict profile) against a local directory\n\n")
+    f.write(f"Command: `bash bench/netfs-trial.sh {rounds}` ({datetime.datetime.now():%Y-%m-%d %H:%M} UTC);"
+            " one run, 3 nodes on the 2-core machine, both roots in every round, the order flipped"
+            " every round; wordcount and terasort outputs identical between the roots in every round.\n\n")
+    f.write("| job | local dir: median job s | network fs: median job s | network/local, median of"
+            " the rounds' ratios |\n|---|---|---|---|\n")
+    for name in ("wordcount", "teragen", "terasort", "dfsiowrite", "dfsioread"):
+        a, b = job_s[(name, "local")], job_s[(name, "net")]
+        f.write(f"| {name} | {med(a):.2f} | {med(b):.2f} | {med([y / x for x, y in zip(a, b)]):.2f} |\n")
+    f.write("\nTestDFSIO (3 files of 64 MB, one map a node) against `dd` through the same mount, one"
+            " 64 MB stream per node at once; MB/s per stream, medians of the rounds:\n\n")
+    f.write("| | TestDFSIO | dd buffered (+fsync) | dd O_DIRECT | limit (the better dd) |"
+            " TestDFSIO / limit |\n|---|---|---|---|---|---|\n")
+    for fs in ("net", "local"):
+        for op, name in (("write", "dfsiowrite"), ("read", "dfsioread")):
+            t = med(dfsio[(name, fs)])
+            b, o = med(dd[(fs, op)]), med(dd[(fs, op + "-direct")])
+            where = "network fs" if fs == "net" else "local dir"
+            f.write(f"| {where} {op} | {t:.1f} | {b:.1f} | {o:.1f} | {max(b, o):.1f} | {t / max(b, o):.2f} |\n")
+print(open(out).read())
+PY
