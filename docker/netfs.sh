@@ -119,6 +119,9 @@ fs_mount() {  # fs_mount NAME: mount the volume at $SHARED in the current mount 
     # A copy of the login node's mount (what a new mount namespace starts with), or a client
     # that died, is replaced: every node has a client of its own.
     umount -l "$SHARED" 2>/dev/null || true
+    # The client of an earlier mount here (a profile switch) holds the pid file's lock, which
+    # a new client needs; files still open on the old mount fail from now on.
+    kill_pidfile "$FS_DIR/clients/$1.pid" glusterfs
     mkdir -p "$SHARED"
     # shellcheck disable=SC2046  # the argv is words
     $(fs_mount_argv "$1")
