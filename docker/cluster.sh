@@ -180,19 +180,23 @@ setup_network() {  # setup_network NODES: bridge + one namespace per node
     ip addr add "$SUBNET.1/24" dev "$BRIDGE"
     ip link set "$BRIDGE" up
     for i in $(seq "$n"); do
-        ns="$NETNS_PREFIX$i"
-        # Left by a cluster whose run directory lost track of them (a CI clone's cluster.sh
-        # once found ham-node2 still there: "File exists", and node2 never came up).
-        ip netns del "$ns" 2>/dev/null || true
-        ip link del "veth-ham$i" 2>/dev/null || true
-        ip netns add "$ns"
-        touch "$DIR/run/netns-$ns"
-        ip link add "veth-ham$i" type veth peer name eth0 netns "$ns"
-        ip link set "veth-ham$i" master "$BRIDGE" up
-        ip -n "$ns" addr add "$SUBNET.$((10 + i))/24" dev eth0
-        ip -n "$ns" link set eth0 up
-        ip -n "$ns" link set lo up
+        add_host "$NETNS_PREFIX$i" "veth-ham$i" "$SUBNET.$((10 + i))"
     done
+}
+
+add_host() {  # add_host NETNS VETH ADDR: a network namespace on the bridge, at ADDR
+    local ns=$1 veth=$2
+    # Left by a cluster whose run directory lost track of them (a CI clone's cluster.sh once
+    # found ham-node2 still there: "File exists", and node2 never came up).
+    ip netns del "$ns" 2>/dev/null || true
+    ip link del "$veth" 2>/dev/null || true
+    ip netns add "$ns"
+    touch "$DIR/run/netns-$ns"
+    ip link add "$veth" type veth peer name eth0 netns "$ns"
+    ip link set "$veth" master "$BRIDGE" up
+    ip -n "$ns" addr add "$3/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" link set lo up
 }
 
 node_lines() {  # node_lines NODES NETNS(0|1)

@@ -1,5 +1,5 @@
 # The test cluster's network file system, sourced by cluster.sh (which sets DIR, SUBNET, BRIDGE,
-# SHARED, log, die and wait_for). GlusterFS from Debian: one storage node (its own network and
+# SHARED, log, die, wait_for, kill_pidfile and add_host). GlusterFS from Debian: one storage node (its own network and
 # mount namespace on the cluster bridge) serves one volume; the login node (the host) and every
 # slurmd node mount it through a FUSE client of their own, at the same path ($SHARED), so bytes
 # cross the cluster network, clients cache separately and a node's unsent writes die with it.
@@ -54,15 +54,7 @@ fs_brick_online() {
 fs_up() {  # fs_up PROFILE: the storage node, its volume and the login node's client
     local profile=$1 opt
     fs_install
-    ip netns del "$FS_NS" 2>/dev/null || true
-    ip link del "$FS_VETH" 2>/dev/null || true
-    ip netns add "$FS_NS"
-    touch "$DIR/run/netns-$FS_NS"
-    ip link add "$FS_VETH" type veth peer name eth0 netns "$FS_NS"
-    ip link set "$FS_VETH" master "$BRIDGE" up
-    ip -n "$FS_NS" addr add "$FS_ADDR/24" dev eth0
-    ip -n "$FS_NS" link set eth0 up
-    ip -n "$FS_NS" link set lo up
+    add_host "$FS_NS" "$FS_VETH" "$FS_ADDR"
     rm -rf "$FS_DIR"
     mkdir -p "$FS_DIR/log" "$FS_DIR/run" "$FS_DIR/brick" "$FS_DIR/clients"
     cp -a /var/lib/glusterd "$FS_DIR/lib"  # the package's hooks and option groups

@@ -1,6 +1,7 @@
 """Faults of the network file system under the test cluster (docker/netfs.sh): its server
-restarted mid-job, and one node cut off the network for longer than the file-system client's
-timeout (10 s) and the driver's heartbeat timeout. Each ends with README's teardown row checked
+restarted mid-job; one node cut off the network for longer than the file-system client's
+timeout (10 s) and the driver's heartbeat timeout; and the node of the driver lost, then the
+job resumed. Each ends with README's teardown row checked
 whole: the output complete with the local runner's counts, nothing half-committed, the status
 record terminal, no runner left. (A node's power cut, which now takes its file-system client
 and the writes it had not sent with it, is test_node_loss.py.)"""
@@ -17,13 +18,17 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.integration.conftest import wait_for
+from tests.integration.conftest import wait_finished, wait_for
 from tests.integration.test_node_loss import GATED, node_state
-from tests.integration.test_runtime import REDUCER
+from tests.integration.test_runtime import REDUCER, same_tree
 from tests.integration.test_runtime_faults import (assert_settled, expected_counts, output_counts,
                                                    runner_pids, streaming_cmd)
 from tests.integration.test_runtime_recovery import driver_log, node_of, read_status, write_inputs
 from tests.integration.test_netfs import pytestmark  # noqa: F401  (only on the network file system)
+from tests.integration.test_resume import (HELD_FROM, completed_maps, ham, held_maps_job, job_dir,
+                                           sbatch_ham_run, status)
+from tests.integration.test_resume import reference  # noqa: F401  (a fixture)
+from tests.integration.test_spank import spank_root
 
 CLUSTER_SH = REPO / "docker" / "cluster.sh"
 
@@ -121,11 +126,12 @@ def cut_off_node(cluster):
 
 
 def test_node_cut_off_longer_than_the_timeouts(cluster, tmp_path, cut_off_node):
-    """node3 loses its network for 45 s while its runners hold maps: its file-system client
-    gives up after 10 s, the driver hears nothing from its runners for the heartbeat timeout
-    (8 s here), ends their attempts lost and runs the maps again on node1 and node2, and does
-    not start runners on node3 again; when the link is back its old runners are refused and
-    exit. The job completes with the right output, not failed."""
+    """node3 loses its network for 45 s while its runner holds a map: its file-system client
+    gives up after 10 s, the driver hears nothing from the runner for the heartbeat timeout
+    (8 s here), ends its attempt lost (KILLED: not counted against the task) and runs the map
+    again on node1 or node2, which finish the job; the job completes with the right output, not
+    failed. (The driver also tries a replacement runner on node3, as for any silent runner,
+    which waits for the network; it does not blacklist the node: README says so.)"""
     d = tmp_path
     proc = start_gated_job(d, cluster, "-D", "ham.heartbeat.timeout.ms=8000")
     try:
@@ -146,4 +152,50 @@ def test_node_cut_off_longer_than_the_timeouts(cluster, tmp_path, cut_off_node):
     assert len({a["task"] for a in done}) == 12
     assert {a["task"] for a in lost} <= {a["task"] for a in done if a["node"] != "node3"
                                          and a["start"] / 1000 > cut_at}
-    assert "node3" in driver_log(d)
+    assert re.search(r"Task runner node3/\S+ on node3 lost \(no contact with the driver for "
+                     r"\d+ s\)", driver_log(d)), driver_log(d)[-3000:]
+
+
+@pytest.fixture
+def lose_node(cluster):
+    """Loses a node (cluster.sh kill-node: every process on it, its file-system client and the
+    writes it had not sent) when called; revives it afterwards whatever happened."""
+    lost = []
+
+    def kill(node: str) -> None:
+        subprocess.run(["bash", str(CLUSTER_SH), "kill-node", node.removeprefix("node")], check=True)
+        lost.append(node)
+
+    yield kill
+    for node in lost:
+        subprocess.run(["bash", str(CLUSTER_SH), "revive-node", node.removeprefix("node")],
+                       env=cluster, check=True, timeout=180)
+
+
+def test_resume_after_the_drivers_node_is_lost(cluster, tmp_path, reference, lose_node):
+    """`ham submit`'s batch script (and with it the driver) runs on the allocation's first
+    node; that node is lost (power cut: its file-system client dies with the map outputs it
+    had not sent) once 6 of 12 maps are done, while the other 6 hold. Slurm ends the job; the
+    runners on the other nodes exit; the output directory is absent. `ham submit --resume` in a
+    new allocation finishes the job with the local runner's output, re-running what the lost
+    node had not made durable."""
+    d, cmd = held_maps_job(tmp_path)
+    first, session = sbatch_ham_run(d, cluster, cmd)
+    try:
+        job = job_dir(session, "jobs/job_*")
+        wait_for(lambda: completed_maps(job) >= HELD_FROM, 180, f"{HELD_FROM} maps to finish")
+        batch_host = subprocess.run(["squeue", "-h", "-j", first, "-o", "%B"], env=cluster,
+                                    capture_output=True, text=True, check=True).stdout.strip()
+        lose_node(batch_host)
+        info = wait_finished(first, 180)
+    finally:
+        subprocess.run(["scancel", first], env=cluster, check=False)
+    assert info.state in ("NODE_FAIL", "FAILED", "CANCELLED"), info
+    wait_for(lambda: not runner_pids(d), 60, "the other nodes' runners to exit")
+    assert not (d / "out").exists()
+
+    r = ham(d, cluster, "submit", "--resume", first, "-N", "3", "--wait", root=spank_root())
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    same_tree(reference, d / "out")
+    assert status(job)["state"] == "SUCCEEDED"
+    wait_for(lambda: not runner_pids(d), 60, "task runners to exit")

@@ -190,6 +190,17 @@ def test_scancel_then_changed_input_is_refused_then_resume(cluster, tmp_path, re
     assert len(maps_run) == MAPS - HELD_FROM, maps_run
 
 
+def sbatch_ham_run(d: Path, cluster: dict[str, str], cmd: list[str]) -> tuple[str, Path]:
+    """`ham run -- cmd` as a user's own 3-node sbatch script with the SPANK plugin's --ham
+    (which makes the job directory): the Slurm job id and that directory."""
+    r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
+                        "/dev/stdin", sys.executable, "-m", "ham", "run", "--", *cmd],
+                       input="#!/bin/bash\nexec \"$@\"\n", capture_output=True, text=True,
+                       cwd=d, check=True, env={**cluster, "HAM_SHARED_ROOT": str(spank_root())})
+    job_id = r.stdout.strip()
+    return job_id, spank_root() / getpass.getuser() / job_id
+
+
 def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, reference):
     """Every process of the job SIGKILLed (as when the driver's node is lost) after reduce 0
     committed and while reduce 1 runs: the SPANK epilog keeps what a resume needs, and the
@@ -202,12 +213,7 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     cmd = streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2",
                         "-D", "mapreduce.reduce.speculative=false",
                         "-D", "mapreduce.fileoutputcommitter.algorithm.version=1")
-    r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
-                        "/dev/stdin", sys.executable, "-m", "ham", "run", "--", *cmd],
-                       input="#!/bin/bash\nexec \"$@\"\n", capture_output=True, text=True,
-                       cwd=d, check=True, env={**cluster, "HAM_SHARED_ROOT": str(spank_root())})
-    first = r.stdout.strip()
-    session = spank_root() / getpass.getuser() / first
+    first, session = sbatch_ham_run(d, cluster, cmd)
     try:
         job = job_dir(session, "jobs/job_*")
         wait_for(lambda: [a for a in status(job)["attempts"] if a["type"] == "REDUCE"
