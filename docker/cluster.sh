@@ -1,7 +1,7 @@
 #!/bin/bash
 # A real multi-node Slurm 22.05 cluster on one Debian 12 machine, for HAM's tests and demo.
 #
-#   cluster.sh install            apt-get install Slurm, munge, slurmdbd, MariaDB (idempotent)
+#   cluster.sh install            apt-get install Slurm, munge, slurmdbd, MariaDB, GlusterFS (idempotent)
 #   cluster.sh up [options]       (re)start the cluster; writes $HAM_CLUSTER_DIR/env.sh; refuses
 #                                 ports in use, and stops what it started if it fails
 #       -n, --nodes N             number of compute nodes (default 3)

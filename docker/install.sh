@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install everything HAM needs on a Debian 12 machine, as root, idempotently:
-#   apt: Slurm 22.05 + munge + slurmdbd + MariaDB (via cluster.sh install), JDK 17, Maven,
+#   apt: Slurm 22.05 + munge + slurmdbd + MariaDB + GlusterFS (via cluster.sh install), JDK 17, Maven,
 #        python3-venv;  pip: HAM into $REPO/.venv (editable);  Maven: the HAM jar and the
 #        bundled Hadoop 3.4.2 client in mapreduce/target/dist.
 # Afterwards: export PATH="$REPO/.venv/bin:$PATH" puts `ham` on PATH.
