@@ -18,7 +18,7 @@ rounds=${1:-3}
 out="${2:-$here/results/netfs-trial}"
 bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 # shellcheck disable=SC1091
-. /var/tmp/ham-cluster/env.sh
+. "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 [[ $HAM_CLUSTER_FS == gluster-* ]] || { echo "the test cluster is not on GlusterFS ($HAM_CLUSTER_FS)" >&2; exit 1; }
 local_root=/var/tmp/ham-netfs-trial
 net_root="$HAM_CLUSTER_SHARED/netfs-trial"

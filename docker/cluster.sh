@@ -91,7 +91,7 @@ kill_pidfile() {  # kill_pidfile FILE NAME: TERM, wait up to 5 s, then KILL the 
     [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
     # After a reboot or a killed session the PID may belong to someone else now: check it is
     # still the daemon we started before signalling it.
-    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "$name" || return 0
+    tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$name" || return 0
     kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
@@ -345,8 +345,11 @@ conf_sum() {  # what the configuration is made from: a running cluster made othe
 running_matches() {  # running_matches NODES PLUGSTACK FS_MODE: is the running cluster of that shape?
     [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
     grep -qx "export HAM_CLUSTER_FS=$3" "$DIR/env.sh" || return 1
-    # The login node's client still serves the shared root.
-    stat -f "$SHARED" >/dev/null 2>&1 || return 1
+    # The login node's client still serves the shared root (not a bare directory left by one).
+    if [ "$3" != local ]; then
+        [ "$(findmnt -n -o FSTYPE "$SHARED" 2>/dev/null)" = fuse.glusterfs ] &&
+            stat -f "$SHARED" >/dev/null 2>&1 || return 1
+    fi
     [ "$(cat "$DIR/etc/conf.sum" 2>/dev/null)" = "$(conf_sum)" ] || return 1
     SLURM_CONF="$DIR/etc/slurm.conf" scontrol ping 2>/dev/null | grep -q UP || return 1
     [ "$(SLURM_CONF="$DIR/etc/slurm.conf" sinfo -h -N -t idle,alloc,mix -o %N | sort -u | wc -l)" = "$1" ] || return 1

@@ -89,8 +89,7 @@ fs_set_profile() {  # fs_set_profile PROFILE: switch a running cluster's caching
     case $profile in strict|default) ;; *) die "fs-profile wants strict or default, got '$profile'" ;; esac
     fs_volume_options "$profile"
     echo "$profile" > "$FS_DIR/profile"
-    # New clients with the profile's flags; the old ones serve what is still open on them and
-    # end when it is closed (umount -l).
+    # New clients with the profile's flags (fs_mount stops the old ones).
     fs_mount host
     for f in "$DIR"/run/slurmd-node*.pid; do
         [ -e "$f" ] || continue
@@ -113,7 +112,7 @@ fs_mount() {  # fs_mount NAME: mount the volume at $SHARED in the current mount 
     umount -l "$SHARED" 2>/dev/null || true
     # The client of an earlier mount here (a profile switch) holds the pid file's lock, which
     # a new client needs; files still open on the old mount fail from now on.
-    kill_pidfile "$FS_DIR/clients/$1.pid" glusterfs
+    kill_pidfile "$FS_DIR/clients/$1.pid" "--pid-file=$FS_DIR/clients/$1.pid"
     mkdir -p "$SHARED"
     # shellcheck disable=SC2046  # the argv is words
     $(fs_mount_argv "$1")
@@ -130,7 +129,7 @@ fs_down() {  # the login node's client, then the storage node (the nodes' client
     # Only a mount of this cluster's own client: never another cluster's at the same path.
     if [ -f "$FS_DIR/clients/host.pid" ]; then
         umount -l "$SHARED" 2>/dev/null || true
-        kill_pidfile "$FS_DIR/clients/host.pid" glusterfs
+        kill_pidfile "$FS_DIR/clients/host.pid" "--pid-file=$FS_DIR/clients/host.pid"
     fi
     if [ -e "$DIR/run/netns-$FS_NS" ]; then
         local pids
@@ -144,6 +143,7 @@ fs_down() {  # the login node's client, then the storage node (the nodes' client
 
 fs_restart() {  # fs_restart DOWN_SECONDS: the server dies (glusterd and brick) and comes back
     [ -f "$FS_DIR/profile" ] || die "the cluster has no network file system (up --fs gluster)"
+    [[ "$1" =~ ^[0-9]+$ ]] || die "fs-restart wants whole seconds, got '$1'"
     local pids
     pids=$(ip netns pids "$FS_NS")
     # shellcheck disable=SC2086  # one PID per word

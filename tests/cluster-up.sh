@@ -19,9 +19,11 @@ mkdir -p /var/tmp/ham-tiny
 mountpoint -q /var/tmp/ham-tiny || mount -t tmpfs -o size=48m,mode=1777 ham-tiny /var/tmp/ham-tiny
 "$REPO/docker/cluster.sh" up --fs "${HAM_TEST_FS:-gluster}" --plugstack "$DIR/plugstack.conf" "$@"
 # The SPANK root lives on the shared root, so it exists once that is mounted. A restarted
-# cluster numbers jobs from 1 again: job directories of a previous one are stale.
-if [ ! -f "$SPANK_ROOT/.started" ] || [ "$(cat "$SPANK_ROOT/.started")" != "$(stat -c %Y "$DIR/env.sh")" ]; then
+# cluster numbers jobs from 1 again: job directories of a previous one are stale. (slurm.conf
+# is written by each start, and only then.)
+started=$(stat -c %Y "$DIR/etc/slurm.conf")
+if [ "$(cat "$SPANK_ROOT/.started" 2>/dev/null)" != "$started" ]; then
     rm -rf "$SPANK_ROOT" && mkdir -p "$SPANK_ROOT"
-    stat -c %Y "$DIR/env.sh" > "$SPANK_ROOT/.started"
+    echo "$started" > "$SPANK_ROOT/.started"
 fi
 chmod 1777 "$SPANK_ROOT"

@@ -25,7 +25,8 @@ HADOOP_CP = ":".join(f"{SHARE / d}/*" for d in ("common/lib", "common", "hdfs", 
 def cluster() -> dict[str, str]:
     """The environment of the running test cluster (SLURM_CONF and friends)."""
     env_file = CLUSTER_DIR / "env.sh"
-    up = env_file.exists() and subprocess.run(
+    # A cluster started before the shared root was named in env.sh is restarted.
+    up = env_file.exists() and "HAM_CLUSTER_SHARED" in env_file.read_text() and subprocess.run(
         ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
     if not up:
         subprocess.run([str(REPO / "tests" / "cluster-up.sh")], check=True)

@@ -123,10 +123,19 @@ def run_checks(settings: Settings, slurm: Slurm, env: Mapping[str, str] | None =
         ("file system", lambda: _filesystem(settings, env)),
     ]
     results = [_one(name, fn) for name, fn in checks]
-    nodes = allocation_nodes(slurm, env)
-    root_ok = next(c.ok for c in results if c.name == "shared root")
-    if len(nodes) >= 2 and root_ok:
-        root = Path(jobdir.check_shared_root(settings["shared_root"]))
-        with fscheck.CrossNode(root, nodes[0], nodes[1], probe or fscheck.SrunProbe()) as cross:
-            results += [_one(name, fn) for name, fn in cross.checks()]
+    if next(c.ok for c in results if c.name == "shared root"):
+        try:
+            results += _cross_node(settings, slurm, env, probe or fscheck.SrunProbe())
+        except (HamError, OSError) as exc:
+            results.append(Check("fs: across nodes", False, str(exc)))
     return results
+
+
+def _cross_node(settings: Settings, slurm: Slurm, env: Mapping[str, str],
+                probe: fscheck.Probe) -> list[Check]:
+    nodes = allocation_nodes(slurm, env)
+    if len(nodes) < 2:
+        return []
+    root = Path(jobdir.check_shared_root(settings["shared_root"]))
+    with fscheck.CrossNode(root, nodes[0], nodes[1], probe) as cross:
+        return [_one(name, fn) for name, fn in cross.checks()]

@@ -57,9 +57,16 @@ class SrunProbe:
         child = proc.spawn(self._argv(node, args), stdout=proc.PIPE, stderr=proc.PIPE, text=True)
 
         def wait() -> dict[str, Any]:
-            out, err = child.communicate(timeout=VISIBLE_WITHIN + 60)
+            try:
+                out, err = child.communicate(timeout=VISIBLE_WITHIN + 60)
+            except proc.TimeoutExpired:
+                child.kill()
+                child.wait()
+                raise HamError(f"the probe on {node} did not answer within "
+                               f"{VISIBLE_WITHIN + 60:.0f} s") from None
             if child.returncode != 0:
-                raise HamError(f"the probe on {node} failed: {err.strip()[-300:]}")
+                said = err.strip().splitlines()
+                raise HamError(f"the probe on {node} failed: {said[-1] if said else child.returncode}")
             return _answer(out)
         return wait
 
@@ -69,7 +76,7 @@ def _answer(out: str) -> dict[str, Any]:
     try:
         return json.loads(lines[-1])
     except (IndexError, json.JSONDecodeError):
-        raise HamError(f"the file-system probe printed no answer: {out[-300:]!r}") from None
+        raise HamError(f"the file-system probe printed no answer: {out[-200:]!r}") from None
 
 
 class CrossNode:
@@ -125,6 +132,7 @@ class CrossNode:
             tmp = self._path(f"record.tmp{k}")
             self._r("read", dst)
             self._w("write", tmp, f"r{k}", "4096")
+            self._r("read", tmp)  # the reader knows the old name too
             self._w("rename", tmp, dst)
             if self._r("read", dst).get("sha") != digest(content(f"r{k}", 4096)):
                 bad.append("read the replaced file's old bytes")
@@ -180,8 +188,10 @@ class CrossNode:
         f, size = self._path("watched"), 4 << 20
         seen = self.probe.start(self.reader, ["watch", f, "w", str(size), str(VISIBLE_WITHIN)])
         time.sleep(WATCHER_START)  # the watcher's step polls before the write begins
-        closed = self._w("write", f, "w", str(size))["closed"]
-        at = seen()["seen"]
+        try:
+            closed = self._w("write", f, "w", str(size))["closed"]
+        finally:
+            at = seen()["seen"]  # the watcher ends on its own (found, or its time is up)
         if at is None:
             raise HamError(f"{self.reader} did not see a 4 MiB file {self.writer} wrote within "
                            f"{VISIBLE_WITHIN:.0f} s; {FIX_DATA}")

@@ -83,7 +83,7 @@ class JobDir:
         is not a JSON object was damaged or is not HAM's: refused, not overwritten."""
         try:
             text = self.record.read_text()
-        except OSError:
+        except FileNotFoundError:
             return {}
         try:
             data = json.loads(text)

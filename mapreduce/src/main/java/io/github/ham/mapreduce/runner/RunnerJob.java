@@ -21,7 +21,8 @@ import org.apache.hadoop.util.ApplicationClassLoader;
  * 8-11 ms of every task on an idle core (a copy takes ~0.6 ms), and a class loader per task
  * loaded the job's classes again. Each task gets its own copy of the configuration
  * ({@link #newTaskConf}); this one is never handed out. Like JVM reuse in Hadoop 1 and the
- * local runner, static state of the job's classes survives from one task to the next.
+ * local runner, static state of the job's classes survives from one task to the next (unless
+ * an attempt fails in a way that may be this state's: TaskRunner then builds it anew).
  */
 final class RunnerJob implements AutoCloseable {
   private final String jobFile;

@@ -74,6 +74,8 @@ public final class TaskRunner {
   private RunnerJob runnerJob;
   /** Whether the job's credentials were fetched (before the first task: see credentials()). */
   private boolean haveCredentials;
+  /** The job's directory did not answer within ham.runner.fs.wait.ms: exit after the task. */
+  private boolean fsGone;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, long driverTimeoutMs, long fsWaitMs) throws IOException {
@@ -196,6 +198,10 @@ public final class TaskRunner {
       }
       idle.reset();
       runTask(next.getTask());
+      if (fsGone) {
+        LOG.error("The shared file system does not answer on this node; exiting");
+        return 4;
+      }
       lastContact = System.currentTimeMillis();
     }
   }
@@ -281,9 +287,15 @@ public final class TaskRunner {
       } catch (IOException e) {
         LOG.warn("Cannot report the failure of {}: {}", attempt, e.toString());
       }
-      // The job's state may be what broke (its jar's file handle dead after a file-system
-      // server restarted: every class missing): the next task builds it anew.
-      closeJob();
+      if (t instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      if (brokenJobState(t)) {
+        // Its jar's file handle died with a file-system server that restarted (every class
+        // missing from then on): the next task builds the job's state anew.
+        LOG.warn("Dropping the job's state after {} failed: {}", attempt, t.toString());
+        closeJob();
+      }
     } finally {
       watch.end();
       if (logs != null) {
@@ -344,6 +356,29 @@ public final class TaskRunner {
     boolean back = SharedFsProbe.await(dirs.root(), fsWaitMs, 1000, () -> ping(attempt));
     LOG.warn("The job's directory {} {} after {} ms", dirs.root(),
         back ? "answers again" : "still does not answer", System.currentTimeMillis() - start);
+    // A node whose client never came back is no place for the next task: this attempt fails
+    // as it would have, and the runner exits (lost, so the driver looks at the node's health).
+    fsGone = !back;
+  }
+
+  /**
+   * Whether a failure may have come from the job's cached state rather than the task: the
+   * job's directory does not answer, or a class or the job's jar could not be read.
+   */
+  private boolean brokenJobState(Throwable t) {
+    if (runnerJob == null) {
+      return false;
+    }
+    if (!SharedFsProbe.reachable(dirs.root())) {
+      return true;
+    }
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ClassNotFoundException || c instanceof NoClassDefFoundError
+          || c instanceof java.util.zip.ZipException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Tells the driver the attempt is alive while the runner itself works for it. */
