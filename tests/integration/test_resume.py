@@ -190,10 +190,12 @@ def test_scancel_then_changed_input_is_refused_then_resume(cluster, tmp_path, re
     assert len(maps_run) == MAPS - HELD_FROM, maps_run
 
 
-def sbatch_ham_run(d: Path, cluster: dict[str, str], cmd: list[str]) -> tuple[str, Path]:
+def sbatch_ham_run(d: Path, cluster: dict[str, str], cmd: list[str],
+                   *sbatch: str) -> tuple[str, Path]:
     """`ham run -- cmd` as a user's own 3-node sbatch script with the SPANK plugin's --ham
-    (which makes the job directory): the Slurm job id and that directory."""
-    r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", "-o", str(d / "job.out"),
+    (which makes the job directory), and more sbatch options: the Slurm job id and that
+    directory."""
+    r = subprocess.run(["sbatch", "--parsable", "--ham", "-N3", *sbatch, "-o", str(d / "job.out"),
                         "/dev/stdin", sys.executable, "-m", "ham", "run", "--", *cmd],
                        input="#!/bin/bash\nexec \"$@\"\n", capture_output=True, text=True,
                        cwd=d, check=True, env={**cluster, "HAM_SHARED_ROOT": str(spank_root())})

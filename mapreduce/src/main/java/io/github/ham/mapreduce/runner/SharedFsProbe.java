@@ -6,13 +6,56 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * Whether a directory on the shared file system answers: it exists and can be listed. A client
  * whose server is away answers ENOTCONN or EIO at once on some file systems (GlusterFS), where
  * a Lustre client blocks until the server is back.
  */
 final class SharedFsProbe {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedFsProbe.class);
+
   private SharedFsProbe() {
+  }
+
+  /**
+   * Before {@code what} (an attempt) is set up: if the job's directory {@code dir} does not
+   * answer (a file-system server restarting), waits up to {@code waitMs} for it, calling
+   * {@code meanwhile} (the attempt's ping to the driver) every second, saying so in the log.
+   * Returns false if it still does not answer.
+   */
+  static boolean awaitAnswer(File dir, long waitMs, Runnable meanwhile, Object what)
+      throws InterruptedException {
+    if (reachable(dir)) {
+      return true;
+    }
+    LOG.warn("The job's directory {} does not answer (the shared file system); waiting up to {} "
+        + "s before setting up {}", dir, waitMs / 1000, what);
+    long start = System.currentTimeMillis();
+    boolean back = await(dir, waitMs, 1000, meanwhile);
+    LOG.warn("The job's directory {} {} after {} ms", dir,
+        back ? "answers again" : "still does not answer", System.currentTimeMillis() - start);
+    return back;
+  }
+
+  /**
+   * Whether a failed attempt may have failed because of the job's state cached in the runner
+   * rather than the task: the job's directory does not answer, or a class or the job's jar
+   * could not be read (a jar handle that died with a restarted server).
+   */
+  static boolean mayBeJobState(Throwable t, File dir) {
+    if (!reachable(dir)) {
+      return true;
+    }
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ClassNotFoundException || c instanceof NoClassDefFoundError
+          || c instanceof java.util.zip.ZipException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean reachable(File dir) {

@@ -215,7 +215,9 @@ public final class TaskRunner {
     JobConf taskConf = null;
     boolean started = false;
     try {
-      awaitSharedFs(attempt);
+      // A node whose client never came back is no place for the next task: this attempt
+      // fails as it would have, and the runner exits (lost: the driver looks at the node).
+      fsGone = !SharedFsProbe.awaitAnswer(dirs.root(), fsWaitMs, () -> ping(attempt), attempt);
       FileUtil.fullyDeleteContents(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
       fetchCredentials();
@@ -290,7 +292,7 @@ public final class TaskRunner {
       if (t instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
-      if (brokenJobState(t)) {
+      if (runnerJob != null && SharedFsProbe.mayBeJobState(t, dirs.root())) {
         // Its jar's file handle died with a file-system server that restarted (every class
         // missing from then on): the next task builds the job's state anew.
         LOG.warn("Dropping the job's state after {} failed: {}", attempt, t.toString());
@@ -339,46 +341,6 @@ public final class TaskRunner {
       }
       runnerJob = null;
     }
-  }
-
-  /**
-   * Waits, up to ham.runner.fs.wait.ms, until the job's directory answers (a restarting file
-   * system server), telling the driver the attempt is alive meanwhile; then the task is set up
-   * as usual (and fails as usual if the directory is still not there).
-   */
-  private void awaitSharedFs(TaskAttemptID attempt) throws InterruptedException {
-    if (SharedFsProbe.reachable(dirs.root())) {
-      return;
-    }
-    LOG.warn("The job's directory {} does not answer (the shared file system); waiting up to {} "
-        + "s before setting up {}", dirs.root(), fsWaitMs / 1000, attempt);
-    long start = System.currentTimeMillis();
-    boolean back = SharedFsProbe.await(dirs.root(), fsWaitMs, 1000, () -> ping(attempt));
-    LOG.warn("The job's directory {} {} after {} ms", dirs.root(),
-        back ? "answers again" : "still does not answer", System.currentTimeMillis() - start);
-    // A node whose client never came back is no place for the next task: this attempt fails
-    // as it would have, and the runner exits (lost, so the driver looks at the node's health).
-    fsGone = !back;
-  }
-
-  /**
-   * Whether a failure may have come from the job's cached state rather than the task: the
-   * job's directory does not answer, or a class or the job's jar could not be read.
-   */
-  private boolean brokenJobState(Throwable t) {
-    if (runnerJob == null) {
-      return false;
-    }
-    if (!SharedFsProbe.reachable(dirs.root())) {
-      return true;
-    }
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof ClassNotFoundException || c instanceof NoClassDefFoundError
-          || c instanceof java.util.zip.ZipException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Tells the driver the attempt is alive while the runner itself works for it. */

@@ -38,6 +38,26 @@ class SharedFsProbeTest {
   }
 
   @Test
+  void anAnsweringDirectoryIsNotWaitedFor() throws Exception {
+    AtomicInteger pings = new AtomicInteger();
+    assertTrue(SharedFsProbe.awaitAnswer(tmp.toFile(), 10_000, pings::incrementAndGet, "a"));
+    assertEquals(0, pings.get());
+    assertFalse(SharedFsProbe.awaitAnswer(tmp.resolve("gone").toFile(), 20, pings::incrementAndGet,
+        "a"));
+  }
+
+  @Test
+  void theJobsStateIsSuspectedOnlyForClassesJarsOrAnUnansweringDirectory() {
+    Exception user = new java.io.IOException("the mapper's own error");
+    assertFalse(SharedFsProbe.mayBeJobState(user, tmp.toFile()));
+    assertTrue(SharedFsProbe.mayBeJobState(user, tmp.resolve("gone").toFile()));
+    assertTrue(SharedFsProbe.mayBeJobState(new RuntimeException(new RuntimeException(
+        new ClassNotFoundException("org.apache.hadoop.streaming.PipeMapRunner"))), tmp.toFile()));
+    assertTrue(SharedFsProbe.mayBeJobState(new java.util.zip.ZipException("invalid LOC header"),
+        tmp.toFile()));
+  }
+
+  @Test
   void awaitGivesUpAfterTheWait() throws Exception {
     AtomicInteger pings = new AtomicInteger();
     long start = System.currentTimeMillis();
