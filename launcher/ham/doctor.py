@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 
 from pathlib import Path
 
-from ham import fscheck, fspaths, jobdir, lustre, proc
+from ham import fscheck, fspaths, jobdir, lustre, proc, session
 from ham.errors import HamError
 from ham.hadoop import bundle_dir, command_argv, find_hadoop, ham_jar
 from ham.java import MIN_JAVA, check_java, java_binary
@@ -104,7 +104,7 @@ def _one(name: str, fn: Callable[[], str]) -> Check:
 
 def allocation_nodes(slurm: Slurm, env: Mapping[str, str]) -> list[str]:
     """The nodes of the allocation this runs in (none outside one)."""
-    nodelist = env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
+    nodelist = session.slurm_nodelist(env)
     return slurm.hostnames(nodelist) if nodelist else []
 
 

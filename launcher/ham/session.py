@@ -47,10 +47,14 @@ def slurm_job_id(env: Mapping[str, str]) -> str | None:
     return env.get("SLURM_JOB_ID") or env.get("SLURM_JOBID")
 
 
+def slurm_nodelist(env: Mapping[str, str]) -> str | None:
+    return env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
+
+
 def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> str:
     if settings["driver_address"]:
         return settings["driver_address"]
-    nodelist = env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
+    nodelist = slurm_nodelist(env)
     if not nodelist:
         return "127.0.0.1"
     first = next(iter(slurm.node_addresses(nodelist).values()))
@@ -249,4 +253,4 @@ def within_allocation(env: Mapping[str, str]) -> bool:
     return slurm_job_id(env) is not None
 
 
-__all__ = ["prepare", "prepare_resume", "environment", "run_command", "within_allocation", "slurm_job_id", "Prepared"]
+__all__ = ["prepare", "prepare_resume", "environment", "run_command", "within_allocation", "slurm_job_id", "slurm_nodelist", "Prepared"]
