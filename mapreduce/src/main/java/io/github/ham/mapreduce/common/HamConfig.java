@@ -88,7 +88,8 @@ public final class HamConfig {
    * How long a runner given a task waits for the job's directory on the shared file system to
    * answer again before it sets the task up (a server restarting or failing over answers
    * ENOTCONN or EIO on some file systems, where Lustre's clients block): a blip costs a wait,
-   * not the task's attempts. 0: do not wait.
+   * not the task's attempts. 0: do not wait. Either way a runner whose job directory still does
+   * not answer exits after that task (its node is no place for the next one).
    */
   public static final String RUNNER_FS_WAIT_MS = "ham.runner.fs.wait.ms";
   public static final long DEFAULT_RUNNER_FS_WAIT_MS = 300_000L;
