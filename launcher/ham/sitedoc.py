@@ -1,5 +1,5 @@
 """Documents generated from the settings schema, so they cannot drift from it: the commented
-site file (`ham config template`), the Markdown reference in README.md (`ham config
+site file (`ham config template`), the Markdown reference in docs/admin.md (`ham config
 reference`) and the modulefiles (`ham admin modulefile`)."""
 
 from __future__ import annotations

@@ -37,6 +37,6 @@ def template() -> None:
 
 
 @command.command("reference", help="Print the settings reference as a Markdown table "
-                                   "(the one in README.md).")
+                                   "(the one in docs/admin.md).")
 def reference() -> None:
     click.echo(sitedoc.reference_table(), nl=False)
