@@ -1,7 +1,7 @@
 """Faults of the network file system under the test cluster (docker/netfs.sh): its server
 restarted mid-job; one node cut off the network for longer than the file-system client's
-timeout (10 s) and the driver's heartbeat timeout; and the node of the driver lost, then the
-job resumed. Each ends with README's teardown row checked
+timeout (10 s) and the driver's heartbeat timeout (the node blacklisted); and the node of the
+driver lost, then the job resumed. Each ends with README's teardown row checked
 whole: the output complete with the local runner's counts, nothing half-committed, the status
 record terminal, no runner left. (A node's power cut, which now takes its file-system client
 and the writes it had not sent with it, is test_node_loss.py.)"""
@@ -108,13 +108,14 @@ def test_file_system_server_restarted_mid_job(cluster, tmp_path):
 
 @pytest.fixture
 def cut_off_node(cluster):
-    """Cuts node3 off the network when called; afterwards waits for the link and brings it back
-    into service, whatever happened."""
+    """Cuts node3 off the network when called (returns when the link comes back); afterwards
+    waits for the link and brings it back into service, whatever happened."""
     cut = []
 
-    def cut_off(seconds: int) -> None:
+    def cut_off(seconds: int) -> float:
         subprocess.run(["bash", str(CLUSTER_SH), "isolate-node", "3", str(seconds)], check=True)
         cut.append(time.time() + seconds)
+        return cut[0]
 
     yield cut_off
     if cut:
@@ -126,20 +127,22 @@ def cut_off_node(cluster):
 
 
 def test_node_cut_off_longer_than_the_timeouts(cluster, tmp_path, cut_off_node):
-    """node3 loses its network for 45 s while its runner holds a map: its file-system client
-    gives up after 10 s, the driver hears nothing from the runner for the heartbeat timeout
-    (8 s here), ends its attempt lost (KILLED: not counted against the task) and runs the map
-    again on node1 or node2, which finish the job; the job completes with the right output, not
-    failed. (The driver also tries a replacement runner on node3, as for any silent runner,
-    which waits for the network; it does not blacklist the node: README says so.)"""
+    """node3 loses its network for 45 s while its runners hold maps: its file-system client
+    gives up after 10 s, the driver hears nothing from the runners for the heartbeat timeout
+    (8 s here), ends their attempts lost (KILLED: not counted against the task), finds node3's
+    slurmd not answering and blacklists the node (no replacement runner there). The maps are
+    let go only after the link is back, so that a node3 runner could take tasks again if the
+    node were not blacklisted: every map runs on node1 or node2, the job completes with the
+    right output, not failed, and node3's old runners exit when they reach the driver again."""
     d = tmp_path
     proc = start_gated_job(d, cluster, "-D", "ham.heartbeat.timeout.ms=8000")
     try:
         cut_at = time.time()
-        cut_off_node(45)
+        back_at = cut_off_node(45)
         wait_for(lambda: [a for a in read_status(d)["attempts"]
                           if a["node"] == "node3" and a["state"] == "KILLED"], 120,
                  "node3's attempts to end lost")
+        time.sleep(max(0.0, back_at - time.time()) + 5)  # the link back, node3's runners heard
         release(d)
     finally:
         log = finish(proc, d, timeout=600)
@@ -152,8 +155,14 @@ def test_node_cut_off_longer_than_the_timeouts(cluster, tmp_path, cut_off_node):
     assert len({a["task"] for a in done}) == 12
     assert {a["task"] for a in lost} <= {a["task"] for a in done if a["node"] != "node3"
                                          and a["start"] / 1000 > cut_at}
+    # Blacklisted: no attempt started on node3 after the cut, although the link came back
+    # while maps were still to run, and no replacement runner was started there.
+    assert not [a for a in status["attempts"] if a["node"] == "node3" and a["start"] / 1000 > cut_at]
+    log = driver_log(d)
     assert re.search(r"Task runner node3/\S+ on node3 lost \(no contact with the driver for "
-                     r"\d+ s\)", driver_log(d)), driver_log(d)[-3000:]
+                     r"\d+ s\); not replaced: node3 is down or cut off .*; node node3 "
+                     r"blacklisted for this job", log), log[-3000:]
+    assert not re.search(r"started replacement runner \S+ on node3", log), log[-3000:]
 
 
 @pytest.fixture

@@ -188,7 +188,8 @@ final class RunnerSupervisor {
   /**
    * One runner is gone (its process exited, or it was silent for the heartbeat timeout): its
    * running attempts end KILLED (they run again elsewhere), and a replacement starts on the
-   * same node if the node is healthy and ham.runner.max.relaunches allows.
+   * same node if the node is healthy and ham.runner.max.relaunches allows. A node that is down
+   * or cut off is blacklisted: none of its runners gets another task.
    */
   private void runnerLost(RunnerTracker.Lost lost, long now) throws IOException {
     String name = lost.runnerId() != null ? lost.runnerId() : lost.slot();
@@ -196,13 +197,19 @@ final class RunnerSupervisor {
       events.ended(scheduler.runnerLost(lost.runnerId(),
           "Task runner " + name + " lost: " + lost.reason(), now));
     }
-    NodeState health = NodeState.UNKNOWN;
-    if (lost.node() != null && (lost.expected() || relaunchesUsed < maxRelaunches)) {
-      health = launcher.nodeState(lost.node());
+    boolean finished = scheduler.isFinished() || !scheduler.hasWork(lost.kind());
+    NodeState health = lost.node() == null || finished ? NodeState.UNKNOWN
+        : launcher.nodeState(lost.node());
+    RunnerTracker.Decision decision = RunnerTracker.decide(finished, lost.node(),
+        relaunchesUsed, maxRelaunches, health, lost.expected());
+    if (decision == RunnerTracker.Decision.NODE_UNREACHABLE) {
+      boolean first = scheduler.nodeLost(lost.node());
+      LOG.warn("Task runner {} on {} lost ({}); not replaced: {} is down or cut off (Slurm "
+          + "says so or its slurmd does not answer){}", name, lost.node(), lost.reason(),
+          lost.node(), first ? "; node " + lost.node() + " blacklisted for this job, its tasks "
+              + "run on the other nodes" : "");
+      return;
     }
-    RunnerTracker.Decision decision = RunnerTracker.decide(
-        scheduler.isFinished() || !scheduler.hasWork(lost.kind()), lost.node(), relaunchesUsed,
-        maxRelaunches, health, lost.expected());
     if (decision != RunnerTracker.Decision.REPLACE) {
       LOG.warn("Task runner {} on {} lost ({}); not replaced: {}", name, lost.node(),
           lost.reason(), decision);

@@ -22,8 +22,13 @@ public final class RunnerTracker {
   public enum Decision {
     /** Start a replacement runner on the same node. */
     REPLACE,
-    /** The node is down, drained or failing: the job goes on with the other runners. */
+    /** The node is drained or failing: the job goes on with the other runners. */
     NODE_UNHEALTHY,
+    /**
+     * The node is down or cut off (Slurm says so, or its slurmd does not answer): the job
+     * blacklists it and goes on with the other nodes, as YARN's AM does with a lost node.
+     */
+    NODE_UNREACHABLE,
     /** The node's state cannot be read: do not risk a step that may hang. */
     NODE_UNKNOWN,
     /** ham.runner.max.relaunches is used up. */
@@ -210,7 +215,8 @@ public final class RunnerTracker {
   /**
    * Whether a lost runner is replaced: only while the job runs, on a known and healthy node,
    * and while ham.runner.max.relaunches (counting every relaunch and replacement, except those
-   * of runners whose exit the driver caused: {@code expected}) allows.
+   * of runners whose exit the driver caused: {@code expected}) allows. An unreachable node is
+   * named as such whatever the budget: the job blacklists it.
    */
   public static Decision decide(boolean jobFinished, String node, int relaunchesUsed,
       int maxRelaunches, NodeState health, boolean expected) {
@@ -219,6 +225,9 @@ public final class RunnerTracker {
     }
     if (node == null || node.isEmpty()) {
       return Decision.NO_NODE;
+    }
+    if (health == NodeState.UNREACHABLE) {
+      return Decision.NODE_UNREACHABLE;
     }
     if (!expected && relaunchesUsed >= maxRelaunches) {
       return Decision.BUDGET_EXHAUSTED;

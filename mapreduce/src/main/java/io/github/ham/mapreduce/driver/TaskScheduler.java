@@ -553,7 +553,15 @@ public final class TaskScheduler {
     return failure;
   }
 
-  /** The nodes that get no more tasks (too many failed attempts there). */
+  /**
+   * {@code node} is down or cut off: none of its runners gets another task (unless it is the
+   * last node). Returns true if it was not known lost before.
+   */
+  public synchronized boolean nodeLost(String node) {
+    return blacklist.lost(node);
+  }
+
+  /** The nodes blacklisted: too many failed attempts there, or lost. */
   public synchronized java.util.Set<String> blacklistedNodes() {
     return blacklist.blacklisted();
   }

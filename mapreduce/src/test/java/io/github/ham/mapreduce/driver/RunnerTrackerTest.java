@@ -111,6 +111,11 @@ class RunnerTrackerTest {
         RunnerTracker.decide(false, "node2", 0, 3, NodeState.UNHEALTHY, false));
     assertEquals(Decision.NODE_UNKNOWN,
         RunnerTracker.decide(false, "node2", 0, 3, NodeState.UNKNOWN, false));
+    assertEquals(Decision.NODE_UNREACHABLE,
+        RunnerTracker.decide(false, "node2", 0, 3, NodeState.UNREACHABLE, false));
+    assertEquals(Decision.NODE_UNREACHABLE,
+        RunnerTracker.decide(false, "node2", 3, 3, NodeState.UNREACHABLE, false),
+        "a lost node is blacklisted whatever the relaunch budget");
     assertEquals(Decision.JOB_FINISHED,
         RunnerTracker.decide(true, "node2", 0, 3, NodeState.HEALTHY, false));
     assertEquals(Decision.NO_NODE,

@@ -181,6 +181,23 @@ class TaskSchedulerTest {
   }
 
   @Test
+  void aLostNodeGetsNoMoreTasksWhateverTheThresholdUnlessItIsTheLast() {
+    // Blacklisting for failures off (0) and a 33% threshold: a lost node is excluded anyway.
+    SchedulingPolicy p = new SchedulingPolicy(9, 9, 0, 0, 0, 0, 0, 33, false, false, 0.1, 0, 0, 0);
+    TaskScheduler s = new TaskScheduler(6, 0, p);
+    s.assign("node1/g0-p0/1", 0);
+    s.assign("node2/g0-p0/2", 0);
+    assertTrue(s.nodeLost("node3"));
+    assertFalse(s.nodeLost("node3"), "told once");
+    assertNull(s.assign("node3/g1-p0/3", 1), "node3 is lost");
+    assertEquals(java.util.Set.of("node3"), s.blacklistedNodes());
+    assertNotNull(s.assign("node1/g0-p0/1", 1));
+    TaskScheduler alone = new TaskScheduler(2, 0, p);
+    alone.nodeLost("node1");
+    assertNotNull(alone.assign("node1/g0-p0/1", 1), "the only node seen: not starved");
+  }
+
+  @Test
   void aStragglerGetsASpeculativeAttemptAndTheFirstToFinishWins() {
     SchedulingPolicy p = new SchedulingPolicy(4, 4, 0, 0, 0, 0, 0, 33, true, true, 0.1, 1000, 0, 0);
     TaskScheduler s = new TaskScheduler(3, 0, p);

@@ -1,6 +1,7 @@
 package io.github.ham.mapreduce.driver.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -18,19 +19,31 @@ class SlurmOutputTest {
     assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("MIXED")));
     assertEquals(NodeState.HEALTHY,
         NodeState.parse(line.formatted("ALLOCATED+COMPLETING")));
-    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("DOWN")));
-    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("DOWN*")));
+    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("DOWN")));
+    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("DOWN*")));
+    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("IDLE+NOT_RESPONDING")));
     assertEquals(NodeState.UNHEALTHY,
         NodeState.parse(line.formatted("ALLOCATED+DRAIN")));
     assertEquals(NodeState.UNHEALTHY,
         NodeState.parse(line.formatted("MIXED+DRAINING")));
     assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("FAIL")));
-    assertEquals(NodeState.UNHEALTHY,
+    assertEquals(NodeState.UNREACHABLE,
         NodeState.parse(line.formatted("ALLOCATED*")));
     assertEquals(NodeState.UNKNOWN, NodeState.parse("Node node9 not found"));
     assertEquals(NodeState.UNKNOWN, NodeState.parse(null));
   }
 
+
+  @Test
+  void aNodeAnswersWhenItsPortAcceptsAConnection() throws java.io.IOException {
+    try (java.net.ServerSocket open = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      assertTrue(NodeState.answers("127.0.0.1", open.getLocalPort(), 2000));
+      int port = open.getLocalPort();
+      open.close();
+      assertFalse(NodeState.answers("127.0.0.1", port, 2000), "refused: nothing listens");
+    }
+  }
 
   @Test
   void srunErrorLines() {
