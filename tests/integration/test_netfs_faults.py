@@ -1,7 +1,7 @@
 """Faults of the network file system under the test cluster (docker/netfs.sh): its server
 restarted mid-job; one node cut off the network for longer than the file-system client's
 timeout (10 s) and the driver's heartbeat timeout (the node blacklisted); and the node of the
-driver lost, then the job resumed. Each ends with README's teardown row checked
+driver lost, then the job resumed. Each ends with the teardown row of docs/guarantees.md checked
 whole: the output complete with the local runner's counts, nothing half-committed, the status
 record terminal, no runner left. (A node's power cut, which now takes its file-system client
 and the writes it had not sent with it, is test_node_loss.py.)"""
@@ -203,7 +203,7 @@ def test_resume_after_the_drivers_node_is_lost(cluster, tmp_path, reference, los
         subprocess.run(["scancel", first], env=cluster, check=False)
     assert info.state in ("NODE_FAIL", "FAILED", "CANCELLED"), info
     wait_for(lambda: not runner_pids(d), 60, "the other nodes' runners to exit")
-    # Nothing committed (README: what losing the driver's node leaves): no _SUCCESS, no part
+    # Nothing committed (docs/guarantees.md: what losing the driver's node leaves): no _SUCCESS, no part
     # file; the committer's _temporary may stay, nobody being left to remove it.
     assert not list((d / "out").glob("*")) or {p.name for p in (d / "out").iterdir()} == {"_temporary"}
 

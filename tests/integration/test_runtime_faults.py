@@ -86,7 +86,7 @@ def runner_pids(scope: Path) -> list[int]:
 
 
 def assert_settled(d: Path, state: str, *, resumable: bool = False) -> dict:
-    """README's teardown row for the one Hadoop job of the session under d/shared, once it ended
+    """The teardown row of docs/guarantees.md for the one Hadoop job of the session under d/shared, once it ended
     in `state`: no runner left on any node; the output directory d/out complete with _SUCCESS
     (SUCCEEDED) or absent, never left with _temporary; the job's status record in that terminal
     state, with its finish time; no intermediate data left, unless the job stopped `resumable`:
