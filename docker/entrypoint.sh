@@ -21,7 +21,7 @@ NODE_LINES=$(for i in $(seq "$nodes"); do
 export NODE_LINES
 export SLURM_CONF="$conf/slurm.conf"
 mkdir -p "$conf"
-echo "required /opt/ham/lib/ham_spank.so root=/shared/spank" > "$conf/plugstack.conf"
+echo "required /opt/ham/lib/slurm/ham_spank.so root=/shared/spank" > "$conf/plugstack.conf"
 "$here/render-conf.sh" "$conf"
 [ "$role" = render ] && exit 0
 

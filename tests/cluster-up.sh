@@ -3,16 +3,18 @@
 # a network file system (GlusterFS, coherent profile: each node and this login shell mount it
 # with a client of their own; HAM_TEST_FS=local for one directory of this machine instead), with
 # HAM's SPANK plugin loaded (it only acts on jobs that ask for --ham) and its root on the shared
-# root. Used by tests/run.sh, examples/main-job.sh and conftest.py; extra arguments go to
-# `cluster.sh up` (a later --fs wins).
+# root. The plugin is installed as docs/admin.md says, by `make install` into a prefix
+# ($DIR/ham/lib/slurm/ham_spank.so, where a site's is /opt/ham/lib/slurm/ham_spank.so). Used by
+# tests/run.sh, examples/main-job.sh and conftest.py; extra arguments go to `cluster.sh up` (a
+# later --fs wins).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
 SHARED=$DIR/shared  # what cluster.sh mounts
 SPANK_ROOT=$SHARED/ham-spank-root
-make -s -C "$REPO/slurm-plugins" ham_spank.so
 mkdir -p "$DIR"
-echo "required $REPO/slurm-plugins/ham_spank.so root=$SPANK_ROOT" > "$DIR/plugstack.conf"
+make -s -C "$REPO/slurm-plugins" install PREFIX="$DIR/ham"
+echo "required $DIR/ham/lib/slurm/ham_spank.so root=$SPANK_ROOT" > "$DIR/plugstack.conf"
 # A small file system for the "shared root is full" test. Mounted before the nodes start: each
 # node's mount namespace gets a copy of the mount table when its slurmd starts.
 mkdir -p /var/tmp/ham-tiny

@@ -1,22 +1,38 @@
 #!/bin/bash
-# Install HAM's site settings and modulefiles under PREFIX. Safe to run again: it rewrites only
-# what changed, and never overwrites a site file you have edited (it keeps yours and says so;
-# the modulefiles are then regenerated from yours).
+# Install HAM's site settings, modulefiles and SPANK plugin under PREFIX, where HAM is installed
+# (docs/admin.md, Install). Safe to run again: it rewrites only what changed, and never
+# overwrites a site file you have edited (it keeps yours and says so; the modulefiles are then
+# regenerated from yours).
 #
-#   bash setup.sh PREFIX          # e.g. bash setup.sh /opt/ham   (as the software owner)
+#   bash setup.sh PREFIX [--no-spank]     # e.g. bash setup.sh /opt/ham
 #
 # writes
 #   PREFIX/etc/ham/ham.toml                   the site settings (from ham.toml beside this script)
 #   PREFIX/modulefiles/lmod/ham/VERSION.lua   Lmod:                module use PREFIX/modulefiles/lmod
 #   PREFIX/modulefiles/tcl/ham/VERSION        Environment Modules: module use PREFIX/modulefiles/tcl
-# and prints the plugstack.conf line of the SPANK plugin. `ham` must be on PATH (or set HAM).
+#   PREFIX/lib/slurm/ham_spank.so             the SPANK plugin (`make install` in slurm-plugins/;
+#                                             needs gcc and libslurm-dev; not with --no-spank)
+# and prints the plugstack.conf line that loads the plugin. slurmd loads it as root: run this as
+# root, or as an owner of PREFIX whom you trust with root on the nodes. The `ham` of PREFIX
+# (PREFIX/bin/ham) writes the modulefiles, unless HAM names another.
 set -euo pipefail
 
-PREFIX=${1:?usage: bash setup.sh PREFIX}
+usage="usage: bash setup.sh PREFIX [--no-spank]"
+PREFIX=${1:?$usage}
+SPANK=1
+case ${2:-} in
+    "") ;;
+    --no-spank) SPANK=0 ;;
+    *) echo "setup.sh: unknown argument '$2' ($usage)" >&2; exit 2 ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
-HAM=${HAM:-ham}
+PLUGINS=$(cd "$HERE/../../slurm-plugins" && pwd)
 mkdir -p "$PREFIX"
 PREFIX=$(cd "$PREFIX" && pwd)
+HAM=${HAM:-$PREFIX/bin/ham}
+[ -n "${HAM%% *}" ] && command -v "${HAM%% *}" >/dev/null ||
+    { echo "setup.sh: no $HAM: install HAM in $PREFIX first (docs/admin.md, Install), or name" \
+           "its ham with HAM=" >&2; exit 2; }
 VERSION=$($HAM --version | awk '{print $NF}')
 SITE="$PREFIX/etc/ham/ham.toml"
 
@@ -44,16 +60,27 @@ fi
 # Fail early on a typo: this reads and validates the file (exit 2 names the bad key).
 HAM_SITE_CONFIG="$SITE" $HAM config show >/dev/null
 
-# 2. Modulefiles pointing at it (PATH to this ham, HAM_SITE_CONFIG, JAVA_HOME/HADOOP_HOME).
+# 2. Modulefiles: PATH gets PREFIX/share/ham/bin (`ham` alone), HAM_SITE_CONFIG the site file.
 $HAM admin modulefile --format lua --site-config "$SITE" > "$tmp/lua"
 install_file "$tmp/lua" "$PREFIX/modulefiles/lmod/ham/$VERSION.lua"
 $HAM admin modulefile --format tcl --site-config "$SITE" > "$tmp/tcl"
 install_file "$tmp/tcl" "$PREFIX/modulefiles/tcl/ham/$VERSION"
 
-# 3. The SPANK plugin line (build with `make -C slurm-plugins`; copy ham_spank.so to every node).
-# (The site file's shared_root, not one from your own ~/.config/ham or HAM_SHARED_ROOT.)
+# 3. The SPANK plugin, in its one place, and the plugstack.conf line that loads it (with the site
+# file's shared_root, not one from your own ~/.config/ham or HAM_SHARED_ROOT).
+[ "$SPANK" = 1 ] || exit 0
+plugin="$PREFIX/lib/slurm/ham_spank.so"
+before=$({ cksum < "$plugin"; } 2>/dev/null || true)
+if ! out=$(make -s -C "$PLUGINS" install PREFIX="$PREFIX" 2>&1); then
+    echo "$out" | tail -5 >&2
+    echo "setup.sh: cannot build the SPANK plugin (it needs gcc and libslurm-dev): install them," \
+         "or run with --no-spank" >&2
+    exit 1
+fi
+if [ "$before" = "$(cksum < "$plugin")" ]; then echo "unchanged  $plugin"; else echo "wrote      $plugin"; fi
 root=$(env -u HAM_SHARED_ROOT HAM_USER_CONFIG=/dev/null HAM_SITE_CONFIG="$SITE" $HAM config show \
     | awk '$1 == "shared_root" {gsub(/"/, "", $2); print $2}')
 echo
-echo "plugstack.conf line for the SPANK plugin (on every node, then restart slurmd):"
-echo "  required $PREFIX/lib/ham_spank.so root=$root"
+echo "plugstack.conf line for the SPANK plugin, on every node (then restart slurmd); while it is"
+echo "missing, a site file with spank = true makes ham submit and ham run refuse jobs:"
+echo "  required $plugin root=$root"

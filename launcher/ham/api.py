@@ -29,7 +29,7 @@ from ham import follow, fspaths, jobpaths, jobs, preflight, proc, render, sessio
 from ham import java as java_mod
 from ham import resume as resume_mod
 from ham import settings as settings_mod
-from ham.errors import UsageError
+from ham.errors import EnvironmentProblem, UsageError
 from ham.settings import BY_KEY, Settings
 from ham.slurm import JobInfo, JobRequest, Slurm, time_limit_seconds
 
@@ -46,6 +46,8 @@ SHORTEST_WARNED_MINUTES = 3
 # A failed node must not end the allocation: HAM's runtime re-runs the node's tasks on the
 # others (and does not replace runners there), so the job finishes without it.
 KEEP_ON_NODE_FAILURE = "--no-kill"
+# The option of HAM's SPANK plugin (slurm-plugins/ham_spank.c), asked for by setting spank.
+SPANK_OPTION = "--ham"
 
 
 class Job:
@@ -127,10 +129,27 @@ class Job:
                         self._limit_minutes(), SHORTEST_WARNED_MINUTES)
         return render.render(
             "sbatch.sh.j2",
-            sbatch_options=[*self.request.options(), *warning, KEEP_ON_NODE_FAILURE],
+            sbatch_options=[*self.request.options(), *warning, KEEP_ON_NODE_FAILURE,
+                            *self._spank()],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
             ham_run=self._ham_run(),
         )
+
+    def _spank(self) -> list[str]:
+        """The SPANK plugin's option, with setting spank: its prolog makes the job directory
+        under the shared root and its epilog removes the job's intermediate data even if every
+        HAM process was killed. Not with retention = all, which keeps that data."""
+        if not self.settings["spank"] or self.settings["retention"] == "all":
+            return []
+        return [f"{SPANK_OPTION}={os.path.abspath(self.settings['shared_root'])}"]
+
+    def _check_spank(self, command: str) -> None:
+        """sbatch and salloc refuse an option no plugin gave them: say why, before asking."""
+        if self._spank() and not self._slurm.knows_option(command, SPANK_OPTION):
+            raise EnvironmentProblem(
+                f"setting spank is true ({self.settings.source('spank')}) but {command} has no "
+                f"{SPANK_OPTION} option: HAM's SPANK plugin is not loaded on this cluster; ask "
+                f"your admin (docs/admin.md, SPANK plugin) or set spank = false")
 
     def _limit_minutes(self) -> int | None:
         """The time limit as Slurm imposes it: whole minutes, seconds rounded up; None for
@@ -146,6 +165,7 @@ class Job:
     # -- batch ----------------------------------------------------------------------------
     def submit(self) -> str:
         self.check()
+        self._check_spank("sbatch")
         self.job_id = self._slurm.submit(self.script())
         return self.job_id
 
@@ -223,8 +243,10 @@ class Job:
         # The Java check() made, for the same check in the allocation's `ham run` (this host).
         env[java_mod.CHECKED_ENV] = java_mod.checked(
             java_mod.java_binary(self.settings["java_home"], env), env)
+        self._check_spank("salloc")
         request = dataclasses.replace(self.request, output="", error="",
-                                      extra=(*self.request.extra, KEEP_ON_NODE_FAILURE))
+                                      extra=(*self.request.extra, KEEP_ON_NODE_FAILURE,
+                                             *self._spank()))
         argv = self._slurm.allocate_argv(request, self._ham_run())
         return argv, env
 

@@ -12,6 +12,7 @@ from typing import Callable, Mapping
 from pathlib import Path
 
 from ham import fscheck, fspaths, jobdir, lustre, proc, session
+from ham.api import SPANK_OPTION
 from ham.errors import HamError
 from ham.hadoop import bundle_dir, command_argv, find_hadoop, ham_jar
 from ham.java import MIN_JAVA, check_java, java_binary
@@ -69,6 +70,18 @@ def _slurm_commands(settings: Settings, env: Mapping[str, str]) -> str:
     return proc.run(["sinfo", "--version"]).stdout.strip()
 
 
+def _spank(settings: Settings, slurm: Slurm) -> str:
+    if not settings["spank"]:
+        return f"not asked for (setting spank is false, {settings.source('spank')})"
+    missing = [c for c in ("sbatch", "salloc") if not slurm.knows_option(c, SPANK_OPTION)]
+    if missing:
+        raise HamError(f"setting spank is true ({settings.source('spank')}) but "
+                       f"{' and '.join(missing)} {'have' if len(missing) > 1 else 'has'} no "
+                       f"{SPANK_OPTION} option: load HAM's SPANK plugin in plugstack.conf "
+                       f"(docs/admin.md, SPANK plugin) or set spank = false")
+    return f"sbatch and salloc take {SPANK_OPTION} (setting spank is true)"
+
+
 def _shared_root(settings: Settings, env: Mapping[str, str]) -> str:
     root = jobdir.check_shared_root(settings["shared_root"])
     try:
@@ -119,6 +132,7 @@ def run_checks(settings: Settings, slurm: Slurm, env: Mapping[str, str] | None =
         ("ham jar", lambda: _ham_jar(settings, env)),
         ("slurm commands", lambda: _slurm_commands(settings, env)),
         ("slurm controller", slurm.ping),
+        ("spank plugin", lambda: _spank(settings, slurm)),
         ("shared root", lambda: _shared_root(settings, env)),
         ("file system", lambda: _filesystem(settings, env)),
     ]

@@ -164,13 +164,17 @@ def check_shared_root(shared_root: str) -> Path:
     return root
 
 
-def _claim_preset(preset: str | None, mine: Path, slurm_job_id: str) -> Path | None:
+def _claim_preset(preset: str | None, mine: Path, slurm_job_id: str,
+                  empty_only: bool = False) -> Path | None:
     """The directory the SPANK plugin's prolog made for this job ($HAM_JOB_DIR), claimed by
-    creating its conf/ (atomic: of two `ham run` in one job, one gets it)."""
+    creating its conf/ (atomic: of two `ham run` in one job, one gets it). empty_only: only
+    as the prolog leaves it (not one of an earlier cluster's job of the same id)."""
     if not preset:
         return None
     path = Path(preset)
     if path.parent != mine or path.name != slurm_job_id or path.is_symlink() or not path.is_dir():
+        return None
+    if empty_only and any(path.iterdir()):
         return None
     try:
         (path / c.CONF).mkdir(mode=0o700)
@@ -184,9 +188,9 @@ def _make_unique(mine: Path, slurm_job_id: str) -> Path:
         path = mine / (slurm_job_id if n == 0 else f"{slurm_job_id}.{n}")
         try:
             path.mkdir(mode=0o700)  # atomic: two `ham run` in one allocation get different dirs
+            (path / c.CONF).mkdir(mode=0o700)  # or claimed meanwhile (create): the next name
         except FileExistsError:
             continue
-        (path / c.CONF).mkdir(mode=0o700)
         return path
     raise EnvironmentProblem(f"more than 1000 job directories for job {slurm_job_id} in {mine}: "
                              f"run `ham cleanup`")
@@ -195,11 +199,15 @@ def _make_unique(mine: Path, slurm_job_id: str) -> Path:
 def create(shared_root: str, slurm_job_id: str, stripe_count: int, stripe_size: str,
            preset: str | None = None) -> JobDir:
     """Create <root>/<user>/<jobid>[.<n>] (0700) exactly once; stripe it on Lustre.
-    preset is $HAM_JOB_DIR: a directory the SPANK plugin made for the job is used as is."""
+    preset is $HAM_JOB_DIR: a directory the SPANK plugin made for the job is used as is. Where
+    no job step gave one (salloc's own shell), an empty <jobid>, as the prolog makes it at
+    allocation (PrologFlags=Alloc), is used too."""
     root = check_shared_root(shared_root)
     mine = user_root(str(root))
     mine.mkdir(mode=0o700, exist_ok=True)
-    path = _claim_preset(preset, mine, slurm_job_id) or _make_unique(mine, slurm_job_id)
+    path = (_claim_preset(preset, mine, slurm_job_id)
+            or _claim_preset(str(mine / slurm_job_id), mine, slurm_job_id, empty_only=True)
+            or _make_unique(mine, slurm_job_id))
     os.chmod(path, 0o700)  # mkdir's mode is filtered by the umask
     lustre.stripe_directory(path, stripe_count, stripe_size, "job directory")
     jobdir = JobDir(path)

@@ -58,6 +58,15 @@ def _parse_job_root(v: Any) -> str:
     return v
 
 
+def _parse_bool(v: Any) -> bool:
+    """A TOML boolean, or true/false in any case (HAM_<KEY> variables are strings)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.lower() in ("true", "false"):
+        return v.lower() == "true"
+    raise ValueError("expected true or false")
+
+
 def _parse_int(minimum: int) -> Callable[[Any], int]:
     def parse(v: Any) -> int:
         if isinstance(v, (bool, float)):  # TOML's 1.5 would become 1 without a word
@@ -144,6 +153,14 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("qos", "", _parse_str, "Default QOS for `ham submit` and `ham run`."),
     Setting("time_limit", "", _parse_time,
             "Default time limit (Slurm syntax, e.g. 01:00:00) for `ham submit` and `ham run`."),
+    Setting("spank", False, _parse_bool,
+            "Whether HAM's SPANK plugin is loaded on the cluster (docs/admin.md, SPANK "
+            "plugin). true: `ham submit`, and `ham run` when it makes its own allocation, pass "
+            "the plugin's --ham=<shared_root> to sbatch/salloc, so that the plugin's prolog "
+            "makes the job directory and its epilog removes the job's intermediate data even if "
+            "every HAM process was killed (not with retention = 'all', which keeps that data). "
+            "Where sbatch/salloc do not know --ham (the plugin not loaded), HAM refuses the job "
+            "in one line naming this setting."),
     Setting("framework", "ham", _parse_choice("ham", "local"),
             "MapReduce framework for jobs: 'ham' (task runners on every node of the "
             "allocation) or 'local' (Hadoop's local runner inside the client JVM, for debugging)."),

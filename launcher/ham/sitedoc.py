@@ -10,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 from ham import __version__, render
-from ham.settings import SCHEMA, Settings
+from ham.settings import SCHEMA
 
 
 def _toml(value: object) -> str:
@@ -30,12 +30,20 @@ def site_template() -> str:
 def reference_table() -> str:
     rows = ["| key | default | meaning |", "|---|---|---|"]
     for s in SCHEMA:
-        default = f"`{s.default}`" if s.default not in ("",) else ""
+        shown = _toml(s.default) if isinstance(s.default, bool) else s.default
+        default = f"`{shown}`" if s.default not in ("",) else ""
         rows.append(f"| `{s.key}` | {default} | {s.help} |")
     return "\n".join(rows) + "\n"
 
 
-def modulefile(fmt: str, settings: Settings, site_config: Path) -> str:
-    return render.render(f"modulefile.{fmt}.j2", version=__version__,
-                         bin_dir=str(Path(sys.executable).parent), site_config=str(site_config),
-                         java_home=settings["java_home"], hadoop_home=settings["hadoop_home"])
+def module_bin_dir() -> Path:
+    """The directory `module load ham` puts on PATH: <prefix>/share/ham/bin, which `pip install`
+    fills with `ham` alone (launcher/module-bin/ham, running <prefix>/bin/ham), so that the
+    module gives users none of the other programs of HAM's installation, its python3 and pip."""
+    return Path(sys.prefix) / "share" / "ham" / "bin"
+
+
+def modulefile(fmt: str, bin_dir: Path, site_config: Path) -> str:
+    """A modulefile that puts bin_dir on PATH and sets HAM_SITE_CONFIG, and nothing else."""
+    return render.render(f"modulefile.{fmt}.j2", version=__version__, bin_dir=str(bin_dir),
+                         site_config=str(site_config))

@@ -204,3 +204,9 @@ class Slurm:
             return set()
         out = _run(["squeue", "-h", "-o", "%i", "-j", ",".join(job_ids)], check=False, timeout=30)
         return {line.strip() for line in out.splitlines() if line.strip()}
+
+    def knows_option(self, command: str, option: str) -> bool:
+        """Whether sbatch or salloc takes option, as its --help lists it: a SPANK plugin's
+        options are listed only where plugstack.conf loads the plugin."""
+        out = _run([command, "--help"], timeout=30)
+        return re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", out) is not None

@@ -70,6 +70,18 @@ def run_ham(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
                           env=full, cwd=cwd, timeout=timeout)
 
 
+def install_ham(prefix: Path) -> Path:
+    """HAM installed in prefix as docs/admin.md says: `python3 -m venv PREFIX && PREFIX/bin/pip
+    install CHECKOUT` (not editable: with <prefix>/share/ham/bin, what the modulefile puts on
+    PATH). Returns prefix."""
+    subprocess.run(["/usr/bin/python3", "-m", "venv", str(prefix)], check=True, timeout=300)
+    r = subprocess.run([str(prefix / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
+                        str(Path(__file__).resolve().parents[2])], capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    return prefix
+
+
 @pytest.fixture
 def shared_root(tmp_path: Path) -> Path:
     """A fresh shared root; the test cluster's nodes see this machine's file system."""

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, SHARE
+from tests.integration.conftest import install_ham
 
 pytestmark = pytest.mark.integration
 
@@ -273,10 +274,11 @@ def test_java_wordcount_fat_jar(data, user_env, java_project, tmp_path):
 # -- site-admin: site file + modulefiles ------------------------------------------------------
 
 def test_site_admin_setup(tmp_path):
+    """README's site setup: HAM installed in PREFIX, then `setup.sh PREFIX` writes the site
+    file, the modulefiles and the SPANK plugin there; rerun, it changes nothing."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAM_")}
     env["HAM_USER_CONFIG"] = "/dev/null"
-    env["HAM"] = f"{sys.executable} -m ham"  # setup.sh's way to name a `ham` not on PATH
-    prefix = tmp_path / "opt-ham"
+    prefix = install_ham(tmp_path / "opt-ham")
     setup = EXAMPLES / "site-admin" / "setup.sh"
     first = run(["bash", setup, prefix], env, tmp_path, timeout=120)
     assert first.returncode == 0, first.stdout + first.stderr
@@ -284,18 +286,20 @@ def test_site_admin_setup(tmp_path):
     version = run([sys.executable, "-m", "ham", "--version"], env, tmp_path).stdout.split()[-1]
     lua = prefix / "modulefiles" / "lmod" / "ham" / f"{version}.lua"
     tcl = prefix / "modulefiles" / "tcl" / "ham" / version
+    plugin = prefix / "lib" / "slurm" / "ham_spank.so"
     assert site.read_bytes() == (EXAMPLES / "site-admin" / "ham.toml").read_bytes()
-    before = {p: p.read_bytes() for p in (site, lua, tcl)}
+    assert plugin.read_bytes() == (REPO / "slurm-plugins" / "ham_spank.so").read_bytes()
+    before = {p: p.read_bytes() for p in (site, lua, tcl, plugin)}
 
     # Idempotent: a second run changes nothing.
     second = run(["bash", setup, prefix], env, tmp_path, timeout=120)
     assert second.returncode == 0, second.stdout + second.stderr
-    assert second.stdout.count("unchanged") == 3, second.stdout
+    assert second.stdout.count("unchanged") == 4, second.stdout
     assert {p: p.read_bytes() for p in before} == before
 
     # `ham config show` reports every value the sample sets, from the site file.
     settings = tomllib.loads(site.read_text())
-    assert {"shared_root", "partition", "time_limit", "java_home"} <= settings.keys()
+    assert {"shared_root", "partition", "time_limit", "java_home", "spank"} <= settings.keys()
     shown = run([sys.executable, "-m", "ham", "config", "show"],
                 {**env, "HAM_SITE_CONFIG": str(site)}, tmp_path)
     assert shown.returncode == 0, shown.stderr
@@ -304,17 +308,26 @@ def test_site_admin_setup(tmp_path):
         assert json.dumps(value) in lines[key], lines[key]
         assert lines[key].rstrip().endswith(f"site file {site}"), lines[key]
 
-    # The modulefiles point at the site file and export its java_home.
+    # The modulefiles put PREFIX's `ham` alone on PATH and point at the site file; the site
+    # file's java_home is HAM's to read, not the module's to export.
+    bin_dir = prefix / "share" / "ham" / "bin"
+    assert sorted(os.listdir(bin_dir)) == ["ham"]
+    assert f'prepend_path("PATH", "{bin_dir}")' in lua.read_text()
     assert f'setenv("HAM_SITE_CONFIG", "{site}")' in lua.read_text()
-    assert f'setenv("JAVA_HOME", "{settings["java_home"]}")' in lua.read_text()
+    assert f'prepend-path PATH "{bin_dir}"' in tcl.read_text()
     assert f'setenv HAM_SITE_CONFIG "{site}"' in tcl.read_text()
-    assert f"required {prefix}/lib/ham_spank.so root={settings['shared_root']}" in first.stdout
+    assert "JAVA_HOME" not in lua.read_text() + tcl.read_text()
+    assert f"  required {plugin} root={settings['shared_root']}\n" in first.stdout
 
     # An admin's edits to the site file survive a rerun; the modulefiles stay valid.
     site.write_text(site.read_text().replace('partition = "compute"', 'partition = "batch"'))
-    third = run(["bash", setup, prefix], env, tmp_path, timeout=120)
+    third = run(["bash", setup, prefix, "--no-spank"], env, tmp_path, timeout=120)
     assert third.returncode == 0 and "kept" in third.stdout, third.stdout + third.stderr
     assert 'partition = "batch"' in site.read_text()
+    assert "ham_spank.so" not in third.stdout
+    bad = run(["bash", setup, prefix, "--spank-off"], env, tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1, bad.stderr
+    assert "unknown argument '--spank-off'" in bad.stderr
 
 
 def test_main_job_script_exits_with_the_jobs_status(cluster, tmp_path):

@@ -21,3 +21,7 @@ def test_wheel_contains_package_and_templates(tmp_path):
     assert {"ham/cli/main.py", "ham/slurm.py", "ham/contract.py", "ham/settle.py"} <= names
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "ham = ham.cli.main:main" in zipfile.ZipFile(wheel).read(entry).decode()
+    # <prefix>/share/ham/bin/ham, executable: the modulefile's PATH directory (`ham` alone).
+    wrapper = next(n for n in names if n.endswith(".data/data/share/ham/bin/ham"))
+    assert zipfile.ZipFile(wheel).getinfo(wrapper).external_attr >> 16 & 0o111
+    assert [n for n in names if "/share/ham/bin/" in n] == [wrapper]

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import getpass
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.conftest import CLUSTER_DIR
-from tests.integration.conftest import wait_finished, wait_for
+from tests.integration.conftest import run_ham, wait_finished, wait_for
 
 
 def spank_root() -> Path:
@@ -110,3 +111,59 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     record = json.loads(r.stdout)[0]["hadoop_jobs"][0]
     assert record["state"] == "KILLED" and record["finish_time"], record
     assert not (d / "out").exists()
+
+
+def test_spank_setting_gives_ham_submit_jobs_the_plugins_directory_and_epilog(cluster, tmp_path):
+    """Setting spank = true in the site file: `ham submit` asks for --ham itself. The plugin's
+    prolog makes the job directory (its user_init exports HAM_SHARED_ROOT, which nothing else
+    sets here) and, after every process of the job was SIGKILLed, its epilog removes the
+    intermediate data."""
+    site = tmp_path / "site.toml"
+    site.write_text(f'spank = true\nshared_root = "{spank_root()}"\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HAM_")}
+    env.update(cluster, HAM_SITE_CONFIG=str(site), HAM_USER_CONFIG="/dev/null")
+    env.pop("HAM_SHARED_ROOT", None)
+    out = tmp_path / "job.out"
+    command = ('echo "ROOT=$HAM_SHARED_ROOT DIR=$HAM_JOB_DIR"; mkdir "$HAM_JOB_DIR/staging/mine"; '
+               'touch "$HAM_JOB_DIR/staging/mine/f"; sleep 600')
+    dry = run_ham("submit", "--dry-run", "-N", "1", "--", "sh", "-c", command, env=env)
+    assert f"#SBATCH --ham={spank_root()}\n" in dry.stdout, dry.stdout + dry.stderr
+    r = run_ham("submit", "-N", "1", "-o", str(out), "--", "sh", "-c", command, env=env,
+                cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    job_id = r.stdout.strip()
+    job_dir = spank_root() / getpass.getuser() / job_id
+    try:
+        wait_for(lambda: (job_dir / "staging" / "mine" / "f").exists(), 120, "the job's file")
+        subprocess.run(["scancel", "--full", "--signal=KILL", job_id], env=cluster, check=True)
+        wait_finished(job_id, 120)
+    finally:
+        subprocess.run(["scancel", job_id], env=cluster, check=False)
+    assert f"ROOT={spank_root()} DIR={job_dir}\n" in out.read_text()
+    wait_for(lambda: not (job_dir / "staging").exists(), 30, "the epilog")
+    assert (job_dir / "conf" / "mapred-site.xml").exists()  # `ham run` used the prolog's
+
+
+def test_spank_setting_without_the_plugin_is_refused_in_one_line(cluster, tmp_path):
+    """A cluster whose plugstack.conf does not load the plugin (here: the test cluster's
+    slurm.conf without PlugStackConfig, read by the real sbatch and salloc): `ham submit` and
+    `ham run -N` say so in one line naming the setting, and nothing reaches Slurm."""
+    conf = tmp_path / "etc"
+    conf.mkdir()
+    text = Path(cluster["SLURM_CONF"]).read_text()
+    (conf / "slurm.conf").write_text("".join(line for line in text.splitlines(keepends=True)
+                                             if not line.startswith("PlugStackConfig=")))
+    site = tmp_path / "site.toml"
+    site.write_text(f'spank = true\nshared_root = "{tmp_path}"\n')
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("HAM_")}, **cluster,
+           "SLURM_CONF": str(conf / "slurm.conf"), "HAM_SITE_CONFIG": str(site),
+           "HAM_USER_CONFIG": "/dev/null"}
+    env.pop("HAM_SHARED_ROOT", None)
+    for command, slurm_cmd in (("submit", "sbatch"), ("run", "salloc")):
+        r = run_ham(command, "-N", "1", "-J", "spank-refused", "--", "true", env=env, cwd=tmp_path)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert r.stderr.startswith(f"ham: error: setting spank is true (site file {site}) but "
+                                   f"{slurm_cmd} has no --ham option"), r.stderr
+    jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", "spank-refused"],
+                          capture_output=True, text=True, env=cluster).stdout
+    assert "spank-refused" not in jobs

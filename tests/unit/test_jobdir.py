@@ -25,6 +25,19 @@ def test_adopts_spank_directory_once(tmp_path):
     assert a.path == user_dir / "7" and b.path == user_dir / "7.1"
 
 
+def test_uses_the_empty_directory_a_prolog_made_at_allocation(tmp_path):
+    """salloc's own shell has no $HAM_JOB_DIR: an empty <jobid> (the prolog's, with
+    PrologFlags=Alloc) is used, once; one with anything in it (a job of an earlier cluster with
+    the same id) is left alone."""
+    user_dir = jobdir.user_root(str(tmp_path))
+    (user_dir / "7").mkdir(parents=True)
+    a = jobdir.create(str(tmp_path), "7", 1, "4M")
+    b = jobdir.create(str(tmp_path), "7", 1, "4M")
+    assert a.path == user_dir / "7" and b.path == user_dir / "7.1"
+    (user_dir / "8" / "jobs" / "job_old").mkdir(parents=True)
+    assert jobdir.create(str(tmp_path), "8", 1, "4M").path == user_dir / "8.1"
+
+
 def test_ignores_foreign_preset(tmp_path):
     elsewhere = tmp_path / "elsewhere" / "7"
     elsewhere.mkdir(parents=True)
