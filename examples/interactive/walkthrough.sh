@@ -22,9 +22,8 @@ eval "$(ham env --shell bash)"
 echo "job directory: $HAM_JOB_DIR"
 echo "configuration: $HADOOP_CONF_DIR"
 
-# 2. Find the Hadoop examples jar on Hadoop's class path (or set EXAMPLES_JAR yourself).
-EXAMPLES_JAR=${EXAMPLES_JAR:-$(hadoop classpath --glob | tr ':' '\n' \
-    | { grep '/hadoop-mapreduce-examples-[0-9.]*\.jar$' || true; } | tail -n 1)}
+# 2. The Hadoop examples jar of the Hadoop HAM uses (or set EXAMPLES_JAR yourself).
+EXAMPLES_JAR=${EXAMPLES_JAR:-$(ham examples-jar)}
 echo "examples jar: $EXAMPLES_JAR"
 
 # 3. Plain `hadoop jar`, exactly as on a YARN cluster. Paths are on the shared file system.

@@ -20,12 +20,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import re
 import sys
 import time
 from pathlib import Path
 from typing import IO, Any, Callable, Mapping, Sequence
 
-from ham import follow, fspaths, jobpaths, jobs, preflight, proc, render, session
+from ham import (arrays, follow, fspaths, jobpaths, jobs, preflight, proc, render, session,
+                 sizing)
 from ham import java as java_mod
 from ham import resume as resume_mod
 from ham import settings as settings_mod
@@ -78,6 +80,8 @@ class Job:
             account=base.account or self.settings["account"],
             qos=base.qos or self.settings["qos"],
             output=os.path.abspath(base.output or output),
+            # Recognisable in squeue and sacct (sbatch would call it "sbatch").
+            job_name=base.job_name or default_job_name(self.command, resume),
         )
         self.job_id: str | None = None
         self._slurm = Slurm()
@@ -93,16 +97,31 @@ class Job:
             self._check_resume()
             return
         preflight.check(self.settings, self.command, self.env)
-        jobpaths.check(self.command, os.getcwd(), inputs_may_appear=self.request.starts_later(),
-                       resolver=fspaths.Resolver.for_settings(self.settings, os.getcwd()))
+        resolver = fspaths.Resolver.for_settings(self.settings, os.getcwd())
+        for command in self._task_commands():
+            jobpaths.check(command, os.getcwd(), inputs_may_appear=self.request.starts_later(),
+                           resolver=resolver)
         if self.request.partition and not session.within_allocation(self.env):
             preflight.check_partition(self.request.partition, self._slurm.partitions())
 
-    def _check_resume(self) -> None:
+    def _task_commands(self) -> list[list[str]]:
+        """The command as each array task runs it (its variables expanded), or as it is."""
+        if not self.request.array:
+            return [self.command]
+        ids = arrays.task_ids(self.request.array)
+        output = jobpaths.paths_of(self.command).output
+        if output is not None and len(ids) > 1 and not arrays.uses_variables(output):
+            raise UsageError(f"--array {self.request.array}: every task would write {output}; "
+                             f"put $SLURM_ARRAY_TASK_ID in the output path (quoted: "
+                             f"'$SLURM_ARRAY_TASK_ID', so that your shell leaves it to the task)")
+        return [[arrays.expand(w, i) for w in self.command] for i in ids]
+
+    def _check_resume(self, stopped: resume_mod.Stopped | None = None) -> None:
         """Which stopped job, and that it can be resumed as it is: the runtime's check of its
         staged files and inputs runs here too unless this is its allocation (then the run
         itself checks them, just before it starts)."""
-        stopped = resume_mod.find(self.settings["shared_root"], self.resume or "", self._slurm)
+        stopped = stopped or resume_mod.find(self.settings["shared_root"], self.resume or "",
+                                             self._slurm)
         preflight.check(self.settings, stopped.command(), self.env)
         resume_mod.check(stopped, session.environment(self.settings, stopped.jobdir, self.env),
                          runtime=not session.within_allocation(self.env))
@@ -133,6 +152,7 @@ class Job:
                             *self._spank()],
             environment={BY_KEY[k].env_var: str(v) for k, v in self.overrides.items()},
             ham_run=self._ham_run(),
+            array_variables=bool(self.request.array),
         )
 
     def _spank(self) -> list[str]:
@@ -223,8 +243,23 @@ class Job:
     def run(self) -> int:
         """Run the command with HAM and return its exit status: in the current allocation, or
         in a new one (salloc) released when the command ends."""
-        self.check()
+        requeued = None
+        if session.within_allocation(self.env) and not self.resume:
+            requeued = resume_mod.requeued(self.settings["shared_root"], self.env, self._slurm)
+        if requeued is not None:
+            # Slurm started this batch job again (requeue, preemption): its earlier run stopped
+            # the job, which goes on from there rather than from the start.
+            log.warning("Slurm job %s was requeued (restart %s): resuming %s, which its last "
+                        "run stopped, instead of running the command again",
+                        session.slurm_job_id(self.env), self.env.get("SLURM_RESTART_COUNT"),
+                        requeued.hadoop_id)
+            self._check_resume(requeued)
+        else:
+            self.check()
         if session.within_allocation(self.env):
+            said = sizing.check(self.env, self._slurm, self.settings["runners_per_node"])
+            if said:
+                log.warning(said)
             if self._stopped is not None:
                 prepared = session.prepare_resume(self.settings, self._slurm, self.env,
                                                   self._stopped)
@@ -254,3 +289,17 @@ class Job:
         if self.job_id is None:
             raise UsageError("the job has not been submitted yet (call submit() first)")
         return self.job_id
+
+
+def default_job_name(command: Sequence[str], resume: str | None = None) -> str:
+    """ham-<what runs>: the program of `hadoop jar JAR PROGRAM` (an example's name, a main
+    class's simple name), else the jar's name without its version, else the command's name."""
+    if resume:
+        return f"ham-resume-{resume}"
+    words = list(command)
+    if len(words) >= 3 and Path(words[0]).name in ("hadoop", "yarn") and words[1] == "jar":
+        program = words[3] if len(words) > 3 else ""
+        if program and not program.startswith("-") and "/" not in program:
+            return f"ham-{program.rsplit('.', 1)[-1]}"
+        return "ham-" + re.sub(r"-\d[\w.]*$", "", Path(words[2]).name.removesuffix(".jar"))
+    return f"ham-{Path(words[0]).name}" if words else "ham"

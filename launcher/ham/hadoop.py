@@ -155,3 +155,19 @@ def check_jar(jar: str) -> None:
         raise UsageError(f"jar file not readable: {jar} (ask its owner, or check its permissions)")
     if not zipfile.is_zipfile(jar):
         raise UsageError(f"{jar} is not a jar (zip) file: check the path after `hadoop jar`")
+
+
+# The jars a Hadoop installation ships for users to run, where Apache's release puts them.
+USER_JARS = {"examples": "share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar",
+             "streaming": "share/hadoop/tools/lib/hadoop-streaming-*.jar"}
+
+
+def user_jar(hadoop: Hadoop, which: str) -> Path:
+    """The examples (wordcount, terasort, pi, ...) or Hadoop Streaming jar of the Hadoop HAM
+    uses; one line if that installation has none."""
+    found = sorted(hadoop.home.glob(USER_JARS[which]))
+    found = [p for p in found if not p.name.endswith(("-sources.jar", "-tests.jar"))]
+    if not found:
+        raise EnvironmentProblem(f"the {hadoop.kind} Hadoop at {hadoop.home} has no {which} jar "
+                                 f"({USER_JARS[which]}); set hadoop = \"bundled\" to use HAM's")
+    return found[-1]

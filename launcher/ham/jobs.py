@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ham import contract as c
 from ham import settle
 from ham.errors import UsageError
 from ham.jobdir import JobDir, user_root
@@ -60,14 +61,27 @@ def slurm_id_of(path: Path) -> str:
     return path.name.split(".")[0]
 
 
+HADOOP_ID = re.compile(r"(?:job|application)_(\d+_\d+)")
+
+
+def hadoop_job_id(job_id: str) -> str | None:
+    """job_X_N for a Hadoop job id or a YARN application id (application_X_N: the same job, as
+    on YARN), None for anything else (a Slurm job id)."""
+    m = HADOOP_ID.fullmatch(job_id)
+    return f"job_{m.group(1)}" if m else None
+
+
 def job_dirs(shared_root: str, only: list[str] | None = None) -> list[JobDir]:
     root = user_root(shared_root)
     if not root.is_dir():
         return []
     dirs = [p for p in root.iterdir() if p.is_dir() and slurm_id_of(p).isdigit()]
     if only:
-        # A directory answers to its own Slurm job and to those that resumed its jobs.
-        dirs = [p for p in dirs if p.name in only or set(JobDir(p).slurm_ids()) & set(only)]
+        # A directory answers to its own Slurm job, to those that resumed its jobs, and to the
+        # Hadoop jobs it ran (job_X_N or application_X_N, as every Hadoop message names them).
+        hadoop = {h for h in map(hadoop_job_id, only) if h}
+        dirs = [p for p in dirs if p.name in only or set(JobDir(p).slurm_ids()) & set(only)
+                or any((p / c.JOBS / h).is_dir() for h in hadoop)]
     return [JobDir(p) for p in sorted(dirs, key=lambda p: (int(slurm_id_of(p)), p.name))]
 
 
@@ -144,9 +158,13 @@ def summaries(shared_root: str, slurm: Slurm, job_ids: list[str],
     Slurm knows but that has no directory yet (pending, starting) is listed without one."""
     found = [summarize(d, slurm, now) for d in job_dirs(shared_root, job_ids)]
     seen = {i for s in found for i in (slurm_id_of(Path(s.job_dir)), *s.resumed_in)}
+    ran = {j.get("job_id") for s in found for j in s.hadoop_jobs}
     for job_id in job_ids:
-        if job_id in seen:
+        if job_id in seen or hadoop_job_id(job_id) in ran:
             continue
+        if hadoop_job_id(job_id):
+            raise UsageError(f"no HAM job directory under {shared_root} ran {job_id} (`ham status` "
+                             f"lists your jobs)")
         info = slurm.job(job_id)
         if info is None:
             raise UsageError(f"job {job_id} is unknown to Slurm and has no HAM job directory "

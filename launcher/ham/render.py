@@ -9,6 +9,8 @@ from xml.sax.saxutils import escape
 
 import jinja2
 
+from ham import arrays
+
 _env = jinja2.Environment(
     loader=jinja2.FileSystemLoader(str(files("ham.templates"))),
     undefined=jinja2.StrictUndefined,
@@ -47,6 +49,7 @@ _env.filters["luaquote"] = luaquote
 _env.filters["propquote"] = propquote
 _env.filters["tclquote"] = tclquote
 _env.filters["shjoin"] = lambda v: shlex.join([str(x) for x in v])
+_env.filters["shjoin_array"] = lambda v: arrays.shell_join([str(x) for x in v])
 
 
 def render(template: str, **context: Any) -> str:

@@ -15,6 +15,7 @@ size and modification time, recorded when the job first ran); in the runtime (`R
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ from ham import jobs, proc, settle
 from ham.errors import UsageError
 from ham.jobdir import JobDir
 from ham.slurm import Slurm
+
+log = logging.getLogger(__name__)
 
 # Generic options whose value names local files (comma-separated lists).
 FILE_LIST_OPTIONS = ("-files", "-libjars", "-archives", "-conf")
@@ -49,12 +52,14 @@ class Stopped:
         return ["hadoop", c.RESUME_CLASS, "--check", str(self.job)]
 
 
-def find(shared_root: str, ref: str, slurm: Slurm) -> Stopped:
+def find(shared_root: str, ref: str, slurm: Slurm, *, current: str | None = None) -> Stopped:
     """The stopped job ref names: a Slurm job id (of its first run or of a resume), a job
-    directory name (123.1), or a Hadoop job id (job_...). One-line errors otherwise."""
-    if ref.startswith("job_"):
-        found = [(jd, jd.jobs / ref) for jd in jobs.job_dirs(shared_root)
-                 if (jd.jobs / ref).is_dir()]
+    directory name (123.1), or a Hadoop job id (job_..., application_...). One-line errors otherwise. current:
+    this Slurm job, requeued, whose earlier run stopped the job (not "still running")."""
+    hadoop_id = jobs.hadoop_job_id(ref)  # job_X_N, or YARN's application_X_N
+    if hadoop_id:
+        found = [(jd, jd.jobs / hadoop_id) for jd in jobs.job_dirs(shared_root)
+                 if (jd.jobs / hadoop_id).is_dir()]
     else:
         found = [(jd, j) for jd in jobs.job_dirs(shared_root, [ref])
                  for j in sorted(jd.jobs.glob("job_*")) if j.is_dir()]
@@ -62,7 +67,7 @@ def find(shared_root: str, ref: str, slurm: Slurm) -> Stopped:
         raise UsageError(f"no HAM job {ref} under {shared_root} (`ham status` lists your jobs)")
     for jd in {jd.path: jd for jd, _ in found}.values():
         latest = jd.slurm_ids()[-1]
-        info = slurm.job(latest)
+        info = None if latest == current else slurm.job(latest)
         if info is not None and not info.finished:
             raise UsageError(f"{ref} is still running as Slurm job {latest}: wait for it to end, "
                              f"or stop it with `ham cancel {latest}` and then resume it")
@@ -78,6 +83,20 @@ def find(shared_root: str, ref: str, slurm: Slurm) -> Stopped:
         raise UsageError(f"{ref} has {len(stopped)} stopped jobs ({ids}): resume them one at a "
                          f"time with --resume <hadoop job id>")
     return Stopped(*stopped[0])
+
+
+def requeued(shared_root: str, env: Mapping[str, str], slurm: Slurm) -> Stopped | None:
+    """In a batch job Slurm requeued (preemption, a node failure, `scontrol requeue`: the
+    script starts again under the same job id), the Hadoop job its earlier run stopped; None
+    on a first run, or when the earlier run stopped none (it had finished, or not started one)."""
+    job_id = env.get("SLURM_JOB_ID")
+    if not job_id or int(env.get("SLURM_RESTART_COUNT") or 0) < 1:
+        return None
+    try:
+        return find(shared_root, job_id, slurm, current=job_id)
+    except UsageError as exc:
+        log.info("requeued Slurm job %s: nothing to resume (%s)", job_id, exc)
+        return None
 
 
 def _state(job: Path) -> str:

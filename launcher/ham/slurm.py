@@ -33,6 +33,9 @@ class JobRequest:
     job_name: str = ""
     output: str = ""
     error: str = ""
+    mail_type: str = ""
+    mail_user: str = ""
+    array: str = ""  # sbatch only
     extra: tuple[str, ...] = field(default_factory=tuple)  # passed through verbatim
 
     def starts_later(self) -> bool:
@@ -48,7 +51,8 @@ class JobRequest:
             ("cpus-per-task", self.cpus_per_task), ("time", self.time),
             ("partition", self.partition), ("account", self.account), ("qos", self.qos),
             ("mem", self.mem), ("constraint", self.constraint), ("job-name", self.job_name),
-            ("output", self.output), ("error", self.error),
+            ("output", self.output), ("error", self.error), ("mail-type", self.mail_type),
+            ("mail-user", self.mail_user), ("array", self.array),
         ):
             if value not in ("", None):
                 opts.append(f"--{name}={value}")
@@ -146,23 +150,26 @@ class Slurm:
         return ["salloc", *request.options(), *command]
 
     def job(self, job_id: str) -> JobInfo | None:
-        names = ["JobID", "State", "NodeList", "Name", "TimeUsed"]
-        out = _run(["squeue", "-h", "-j", job_id, "-o", "%i|%T|%N|%j|%M"], check=False, timeout=30)
+        # An array task is <array id>_<index> to squeue's %i and sacct's JobID; its own id
+        # (SLURM_JOB_ID in the task) is %A and JobIDRaw: either names it.
+        names = ["JobIDRaw", "JobID", "State", "NodeList", "Name", "TimeUsed"]
+        out = _run(["squeue", "-h", "-j", job_id, "-o", "%A|%i|%T|%N|%j|%M"], check=False,
+                   timeout=30)
         for line in out.splitlines():
             f = _fields(line, names, out)
-            if f["JobID"] == job_id:
+            if job_id in (f["JobID"], f["JobIDRaw"]):
                 return JobInfo(job_id, f["State"], None, f["NodeList"], f["TimeUsed"], f["Name"])
         return self._accounted(job_id)
 
     def _accounted(self, job_id: str) -> JobInfo | None:
         # Not `sacct --json`: Slurm 22.05 reports exit code 0 there for a job that exited 3.
-        names = ["JobID", "State", "ExitCode", "NodeList", "Elapsed", "JobName"]
+        names = ["JobIDRaw", "JobID", "State", "ExitCode", "NodeList", "Elapsed", "JobName"]
         out = _run(["sacct", "-X", "-P", "-n", "-j", job_id, "-o", ",".join(names)],
                    check=False, timeout=30)
         found = None
         for line in out.splitlines():  # the last row is the newest job with this id
             f = _fields(line, names, out)
-            if f["JobID"] == job_id:
+            if job_id in (f["JobID"], f["JobIDRaw"]):
                 code = int(f["ExitCode"].split(":")[0]) if f["ExitCode"] else None
                 state = f["State"].split()[0]  # "CANCELLED by 0" -> "CANCELLED"
                 found = JobInfo(job_id, state, code, f["NodeList"], f["Elapsed"], f["JobName"])
@@ -194,6 +201,12 @@ class Slurm:
         if missing:
             raise SlurmError(f"scontrol does not know node {missing[0]}: {out[:200]!r}")
         return {n: addrs[n] for n in names}
+
+    def node_cpus(self, node: str) -> int | None:
+        """The node's CPUs as Slurm counts them (CPUTot), or None if scontrol does not say."""
+        out = _run(["scontrol", "show", "node", "-o", node], check=False, timeout=30)
+        m = re.search(r"(?:^|\s)CPUTot=(\d+)", out)
+        return int(m.group(1)) if m else None
 
     def partitions(self) -> list[str]:
         out = _run(["sinfo", "-h", "-o", "%R"], timeout=30)

@@ -26,7 +26,7 @@ DAEMON_ONLY = {
              "dfsrouteradmin", "debug", "oiv", "oiv_legacy", "oev", "getconf"],
     "yarn": ["resourcemanager", "nodemanager", "proxyserver", "timelineserver",
              "timelinereader", "router", "sharedcachemanager", "registrydns",
-             "globalpolicygenerator", "applicationattempt", "container", "node", "queue", "logs",
+             "globalpolicygenerator", "applicationattempt", "container", "node", "queue",
              "top", "cluster", "rmadmin", "schedulerconf", "scmadmin", "routeradmin",
              "nodeattributes", "fs2cs", "daemonlog"],
     "mapred": ["historyserver", "hsadmin", "frameworkuploader", "minicluster", "queue",

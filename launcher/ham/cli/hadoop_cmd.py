@@ -6,8 +6,9 @@ import os
 
 import click
 
-from ham import proc, settings
-from ham.hadoop import COMMANDS, HAM_JAR, bundle_dir, command_argv, command_environment, find_hadoop
+from ham import loginconf, proc, settings
+from ham.hadoop import (COMMANDS, HAM_JAR, bundle_dir, command_argv, command_environment,
+                        find_hadoop, user_jar)
 
 HELP = {
     "hadoop": "Run `hadoop ARGS` (jar, fs, version, classpath, envvars, CLASSNAME, ...)",
@@ -25,7 +26,8 @@ def _make(name: str) -> click.Command:
                    help=f"{HELP[name]} with the site Hadoop or the bundled Hadoop 3.4.2 client, "
                         f"as its bin/{name} does, honouring HADOOP_CONF_DIR, HADOOP_CLASSPATH and "
                         f"HADOOP_OPTS. What needs HDFS or YARN daemons prints one line saying "
-                        f"what to use instead.")
+                        f"what to use instead. Outside a job (no HAM HADOOP_CONF_DIR), `mapred "
+                        f"job`, `yarn application` and `yarn logs` see your HAM jobs.")
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     @click.pass_context
     def command(ctx: click.Context, args: tuple[str, ...]) -> None:
@@ -36,6 +38,9 @@ def _make(name: str) -> click.Command:
         hadoop = find_hadoop(resolved)
         bundle = bundle_dir(resolved)
         env = command_environment(os.environ, hadoop, bundle / HAM_JAR, resolved["java_home"])
+        if loginconf.needed(name, list(args), env):
+            # `mapred job -list` and the like from a login shell: the user's HAM jobs.
+            env["HADOOP_CONF_DIR"] = str(loginconf.write(resolved, bundle, env))
         # exec: signals and the exit code are the JVM's own, as with bin/hadoop.
         proc.replace(command_argv(hadoop, bundle, name, list(args)), env=env,
                      hint="set java_home or JAVA_HOME")
@@ -45,3 +50,16 @@ def _make(name: str) -> click.Command:
 
 COMMANDS_BY_NAME = {name: _make(name) for name in COMMANDS}
 command = COMMANDS_BY_NAME["hadoop"]
+
+
+@click.command("examples-jar", help="""Print the path of Hadoop's examples jar (wordcount,
+terasort, pi, ...) in the Hadoop HAM uses (the site's or the bundled one), or with --streaming
+of Hadoop Streaming's jar, for a first job:
+
+\b
+  ham submit -N 3 -t 30 -- hadoop jar "$(ham examples-jar)" wordcount books books-wc
+  ham run -N 2 -- hadoop jar "$(ham examples-jar --streaming)" -mapper cat -input in -output out""")
+@click.option("--streaming", is_flag=True, help="Hadoop Streaming's jar instead.")
+def examples_jar(streaming: bool) -> None:
+    resolved = settings.load()
+    click.echo(str(user_jar(find_hadoop(resolved), "streaming" if streaming else "examples")))

@@ -58,7 +58,7 @@ def _register() -> None:
 
     for module in (admin_cmd, config_cmd, doctor_cmd, env_cmd, history_cmd, run_cmd, submit_cmd):
         cli.add_command(module.command)
-    for cmd in hadoop_cmd.COMMANDS_BY_NAME.values():
+    for cmd in (*hadoop_cmd.COMMANDS_BY_NAME.values(), hadoop_cmd.examples_jar):
         cli.add_command(cmd)
     for cmd in (status_cmd.status, status_cmd.logs, status_cmd.cancel, status_cmd.cleanup,
                 status_cmd.report_cmd):

@@ -55,7 +55,10 @@ SLURM_OPTIONS = [
     click.option("--mem", callback=_check(_MEM, "a memory size such as 4000 or 8G"),
                  help="Memory per node, e.g. 8G."),
     click.option("-C", "--constraint", help="Node features required."),
-    click.option("-J", "--job-name", help="Job name."),
+    click.option("-J", "--job-name", help="Job name (default: ham-<program>, e.g. "
+                                          "ham-wordcount, as squeue and sacct show it)."),
+    click.option("--mail-type", help="Mail events (sbatch --mail-type), e.g. END,FAIL."),
+    click.option("--mail-user", help="Who gets the mail (default: you, as Slurm decides)."),
     click.option("--slurm-arg", "slurm_args", multiple=True, metavar="OPT",
                  help="Any other sbatch/salloc option, passed through verbatim "
                       "(repeatable), e.g. --slurm-arg=--exclusive."),
@@ -99,7 +102,10 @@ def job_request(kw: dict[str, Any], output: str = "", error: str = "") -> JobReq
         mem=kw.pop("mem") or "",
         constraint=kw.pop("constraint") or "",
         job_name=kw.pop("job_name") or "",
+        mail_type=kw.pop("mail_type") or "",
+        mail_user=kw.pop("mail_user") or "",
+        array=kw.pop("array", None) or "",
         output=os.path.abspath(output) if output else "",
         error=os.path.abspath(error) if error else "",
-        extra=tuple(kw.pop("slurm_args")),
+        extra=(*kw.pop("slurm_args"), *(["--requeue"] if kw.pop("requeue", False) else [])),
     )

@@ -14,7 +14,8 @@ from ham.slurm import Slurm
 
 
 @click.command("status", help="""Show your HAM jobs: Slurm state, MapReduce progress, elapsed
-time and job directory, from each job's status record and Slurm.""")
+time and job directory, from each job's status record and Slurm. A JOB_ID is a Slurm job id
+or a Hadoop job id (job_X_N, or YARN's application_X_N).""")
 @click.argument("job_ids", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--watch", is_flag=True, help="Refresh every 2 s until interrupted.")
@@ -47,7 +48,8 @@ def status(job_ids: tuple[str, ...], as_json: bool, watch: bool, tasks: bool) ->
 @click.command("logs", help="""List the task attempt logs of JOBID (stdout, stderr and syslog
 per attempt, named after the node it ran on), or print one attempt's logs with --attempt, or the
 driver's log (what the client console leaves out: tasks assigned and finished, runners started
-and lost) with --driver.""")
+and lost) with --driver. JOBID is a Slurm job id (every Hadoop job it ran) or a Hadoop job id
+(job_X_N or application_X_N: that job's attempts).""")
 @click.argument("job_id")
 @click.option("--attempt", help="Attempt id (or a unique part of it) whose logs to print.")
 @click.option("--driver", is_flag=True, help="Print the driver's log.")
@@ -64,6 +66,9 @@ def logs(job_id: str, attempt: str | None, driver: bool, as_json: bool) -> None:
                 click.echo(d.driver_log.read_text(errors="replace"), nl=False)
         return
     files = [f for d in dirs for f in d.log_files()]
+    hadoop_job = jobs.hadoop_job_id(job_id)
+    if hadoop_job:  # that Hadoop job's attempts only, not its session's other jobs'
+        files = [f for f in files if f.parent.parent.name == hadoop_job]
     if attempt:
         files = [f for f in files if attempt in f.name]
         if not files:
@@ -120,7 +125,8 @@ def cleanup(dry_run: bool, resumable: bool) -> None:
 
 
 @click.command("report", help="""Write a PNG timeline of JOBID: every task attempt as a bar on
-its node, over time (maps, reduces, failed attempts), one file per Hadoop job the Slurm job ran.""")
+its node, over time (maps, reduces, failed attempts), one file per Hadoop job the Slurm job ran
+(JOBID a Slurm job id), or of one Hadoop job (job_X_N or application_X_N).""")
 @click.argument("job_id")
 @click.option("-o", "--output", default="ham-{job}.png", show_default=True,
               help="PNG file (or a directory); {job} is replaced by the Hadoop job id, and "
@@ -129,6 +135,9 @@ def report_cmd(job_id: str, output: str) -> None:
     resolved = settings.load()
     found = [s for s in jobs.summaries(resolved["shared_root"], Slurm(), [job_id],
                                        time.time()) for s in s.hadoop_jobs]
+    hadoop_job = jobs.hadoop_job_id(job_id)
+    if hadoop_job:
+        found = [j for j in found if j.get("job_id") == hadoop_job]
     if not found:
         raise UsageError(f"job {job_id} has no status record yet (has a `hadoop jar` job started?)")
     for hadoop_job in found:

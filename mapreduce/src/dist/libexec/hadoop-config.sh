@@ -139,7 +139,8 @@ hadoop_main() {
     fi
     case "$HADOOP_CLASSNAME" in
         # As Apache's scripts add the tools' jars for the commands that use them.
-        org.apache.hadoop.tools.DistCp) CLASSPATH="$CLASSPATH:$HADOOP_HOME/share/hadoop/tools/lib/*" ;;
+        org.apache.hadoop.tools.DistCp|org.apache.hadoop.tools.HadoopArchives)
+            CLASSPATH="$CLASSPATH:$HADOOP_HOME/share/hadoop/tools/lib/*" ;;
     esac
     hadoop_java
     local opts=()

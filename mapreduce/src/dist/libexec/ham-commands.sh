@@ -30,8 +30,6 @@ ham_refusal() {
             echo "$1 $2 needs a ResourceManager; $HAM_NO_YARN; the nodes: sinfo, scontrol show node" ;;
         "yarn queue")
             echo "$1 $2 needs a ResourceManager; $HAM_NO_YARN; queues are Slurm partitions: sinfo" ;;
-        "yarn logs")
-            echo "$1 $2 needs YARN's aggregated logs; $HAM_NO_YARN; task logs: ham logs SLURM_JOB_ID" ;;
         "yarn top"|"yarn cluster")
             echo "$1 $2 needs a ResourceManager; $HAM_NO_YARN; running jobs: yarn application -list, ham status, squeue" ;;
         "yarn rmadmin"|"yarn schedulerconf"|"yarn scmadmin"|"yarn routeradmin"|\
@@ -40,7 +38,7 @@ ham_refusal() {
         "yarn daemonlog"|"hadoop daemonlog")
             echo "$1 $2 needs a daemon's web server; HAM runs no Hadoop daemons" ;;
         "mapred historyserver")
-            echo "$1 $2 is the JobHistoryServer daemon, which HAM does not run: ended jobs answer mapred job -status from their status records" ;;
+            echo "$1 $2 is the JobHistoryServer daemon; HAM's is \`ham history-server\` (Hadoop's own server over your ended jobs, from a login node); mapred job -status answers from the jobs' status records without it" ;;
         "mapred hsadmin")
             echo "$1 $2 needs a JobHistoryServer, which HAM does not run: ended jobs answer mapred job -status from their status records" ;;
         "mapred frameworkuploader")
@@ -114,20 +112,23 @@ ham_class() {
         "hadoop kdiag") HADOOP_CLASSNAME=org.apache.hadoop.security.KDiag ;;
         "hadoop key") HADOOP_CLASSNAME=org.apache.hadoop.crypto.key.KeyShell ;;
         "hadoop distcp"|"mapred distcp") HADOOP_CLASSNAME=org.apache.hadoop.tools.DistCp ;;
+        "hadoop archive"|"mapred archive") HADOOP_CLASSNAME=org.apache.hadoop.tools.HadoopArchives ;;
         "mapred job") HADOOP_CLASSNAME=org.apache.hadoop.mapred.JobClient ;;
         "mapred pipes") HADOOP_CLASSNAME=org.apache.hadoop.mapred.pipes.Submitter ;;
         "mapred sampler") HADOOP_CLASSNAME=org.apache.hadoop.mapred.lib.InputSampler ;;
         # YARN's applications are HAM's jobs: application_X_N is job_X_N.
         "yarn application"|"yarn app") HADOOP_CLASSNAME=io.github.ham.mapreduce.client.YarnApplications ;;
+        # The job's aggregated logs, written by its driver in YARN's format when it ended.
+        "yarn logs") HADOOP_CLASSNAME=io.github.ham.mapreduce.client.YarnLogs ;;
     esac
     [ -n "$HADOOP_CLASSNAME" ]
 }
 
 ham_commands() {
     case "$1" in
-        hadoop) echo "jar fs version classpath envvars checknative conftest credential distcp dtutil kerbname kdiag key CLASSNAME" ;;
-        mapred) echo "job classpath version envvars pipes sampler distcp" ;;
-        yarn) echo "jar application classpath version envvars" ;;
+        hadoop) echo "jar fs version classpath envvars checknative conftest credential distcp archive dtutil kerbname kdiag key CLASSNAME" ;;
+        mapred) echo "job classpath version envvars pipes sampler distcp archive" ;;
+        yarn) echo "jar application logs classpath version envvars" ;;
         hdfs) echo "dfs classpath version envvars" ;;
     esac
 }

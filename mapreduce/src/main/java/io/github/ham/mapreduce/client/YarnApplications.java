@@ -49,8 +49,8 @@ public final class YarnApplications {
     JobConf conf = new JobConf();
     if (!HamConfig.FRAMEWORK_NAME.equals(conf.get(MRConfig.FRAMEWORK_NAME))) {
       System.err.println("ERROR: yarn application: HADOOP_CONF_DIR is not a HAM job's "
-          + "configuration (run it inside `ham run` or after `ham env`, or point "
-          + "HADOOP_CONF_DIR at one of your jobs' conf/)");
+          + "configuration (run `ham yarn application ...`, which finds your jobs from any "
+          + "shell, or run it inside `ham run` or after `ham env`)");
       System.exit(1);
     }
     int code;

@@ -113,10 +113,22 @@ public final class JobResources {
     return new File(dirs.cache(), "job.jar");
   }
 
-  /** The job jar on the shared file system, or null when the job has none. */
+  /**
+   * The job jar on the shared file system, or null when the job has none. The client stages it
+   * in HAM's staging directory, a path on the shared mount whatever fs.defaultFS says
+   * (HamClientProtocol.getStagingAreaDir), and names it without a scheme: such a path that is
+   * a file is that file (through lustre:/// it would be looked for under fs.root.dir, and a
+   * job whose classes are only in its jar, such as Hadoop Streaming's, would find none).
+   */
   public File jobJar() {
     String jar = conf.get(MRJobConfig.JAR);
-    return jar == null ? null : resolve(URI.create(jar));
+    if (jar == null) {
+      return null;
+    }
+    URI uri = URI.create(jar);
+    File staged = new File(uri.getPath());
+    return uri.getScheme() == null && staged.isAbsolute() && staged.isFile() ? staged
+        : resolve(uri);
   }
 
   /** Driver side, once per job: unpack archives and the job jar's classes/ and lib/. */

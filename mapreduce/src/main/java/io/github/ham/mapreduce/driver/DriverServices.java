@@ -146,6 +146,8 @@ final class DriverServices {
     if (earlySpec != null) {
       supervisor.adopt(earlySpec.kind(), earlyGeneration);
     }
+    // Recognisable among Slurm's jobs (squeue %k, sacct's Comment): the Hadoop job it runs.
+    Allocation.describe(conf, "ham " + dirs.root().getName() + " " + conf.getJobName());
   }
 
   /** Stops every runner now, and for good (see RunnerSupervisor.kill). */

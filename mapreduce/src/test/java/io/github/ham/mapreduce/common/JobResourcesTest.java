@@ -24,4 +24,18 @@ class JobResourcesTest {
     assertEquals(new File("/home/u/proj/data/a.txt"), r.resolve(URI.create("data/a.txt")));
     assertEquals(new File("/abs/b.txt"), r.resolve(URI.create("file:/abs/b.txt")));
   }
+
+  @Test
+  void theStagedJobJarIsOnTheSharedMountWhateverTheDefaultFileSystem(
+      @org.junit.jupiter.api.io.TempDir File dir) throws java.io.IOException {
+    File staged = new File(dir, "staging/job_1_0001/job.jar");
+    staged.getParentFile().mkdirs();
+    java.nio.file.Files.write(staged.toPath(), new byte[] {'P', 'K'});
+    Configuration conf = new Configuration(false);
+    conf.set("fs.defaultFS", "lustre:///");
+    conf.set("fs.lustre.impl", "io.github.ham.mapreduce.lustre.LustreFileSystem");
+    conf.set("fs.root.dir", new File(dir, "lustre-root").getPath());
+    conf.set("mapreduce.job.jar", staged.getPath());
+    assertEquals(staged, new JobResources(conf, new JobDirs(dir)).jobJar());
+  }
 }

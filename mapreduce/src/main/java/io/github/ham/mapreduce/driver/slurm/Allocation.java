@@ -5,6 +5,8 @@ import java.util.Map;
 import io.github.ham.mapreduce.common.HamConfig;
 
 import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Slurm allocation the job runs in, as a YARN cluster of that size: its nodes, and the
@@ -13,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
  * NodeManager fits containers; with the local launcher it is this machine.
  */
 public record Allocation(int nodes, int cpus, long memoryMb) {
+  private static final Logger LOG = LoggerFactory.getLogger(Allocation.class);
 
   public static Allocation current(Configuration conf) {
     Map<String, String> env = System.getenv();
@@ -53,6 +56,32 @@ public record Allocation(int nodes, int cpus, long memoryMb) {
     }
     java.util.regex.Matcher m = JOB_STATE.matcher(a.text());
     return m.find() && !m.group(1).equals("RUNNING") && !m.group(1).equals("SUSPENDED");
+  }
+
+  /**
+   * Sets the allocation's comment (squeue's %k, sacct's Comment where the site stores it) to
+   * {@code comment}, e.g. "ham job_1764_0003 word count", so that HAM's jobs are recognisable
+   * among Slurm's; on a daemon thread (the job does not wait for the controller), and only
+   * logged if Slurm refuses. Nothing outside an allocation or with the local launcher.
+   */
+  public static void describe(Configuration conf, String comment) {
+    String job = System.getenv("SLURM_JOB_ID");
+    if (job == null || HamConfig.LAUNCHER_LOCAL.equals(conf.getTrimmed(HamConfig.LAUNCHER,
+        HamConfig.DEFAULT_LAUNCHER))) {
+      return;
+    }
+    String scontrol = conf.getTrimmed(HamConfig.SCONTROL, HamConfig.DEFAULT_SCONTROL);
+    // scontrol takes the value up to the end of its argument; no newline in a comment.
+    String text = comment.replaceAll("\\s+", " ").trim();
+    Thread t = new Thread(() -> {
+      Scontrol.Answer a = Scontrol.update(scontrol, "JobId=" + job,
+          "Comment=" + (text.length() > 200 ? text.substring(0, 200) : text));
+      if (a != null && !a.ok()) {
+        LOG.info("Slurm job {}'s comment not set: {}", job, a.text().trim());
+      }
+    }, "ham-job-comment");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The names of the allocation's nodes ({@code scontrol show hostnames}); empty if unknown. */

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs {@code scontrol show ...} for the driver's questions to Slurm (nodes, its job). */
+/** Runs {@code scontrol show|update ...} for the driver's questions to Slurm (nodes, its job). */
 final class Scontrol {
   private static final Logger LOG = LoggerFactory.getLogger(Scontrol.class);
 
@@ -27,6 +27,17 @@ final class Scontrol {
   static Answer show(String scontrol, String... args) {
     List<String> cmd = new ArrayList<>(List.of(scontrol, "show"));
     cmd.addAll(List.of(args));
+    return run(cmd);
+  }
+
+  /** {@code scontrol update ARGS}, as {@link #show}. */
+  static Answer update(String scontrol, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(scontrol, "update"));
+    cmd.addAll(List.of(args));
+    return run(cmd);
+  }
+
+  private static Answer run(List<String> cmd) {
     try {
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       p.getOutputStream().close();
