@@ -14,4 +14,5 @@ echo "== Java unit tests (mvn test)"
 mvn -q -B -f "$REPO/mapreduce/pom.xml" test
 echo "== pytest"
 cd "$REPO"
-exec python -m pytest -ra --basetemp "$HAM_CLUSTER_SHARED/pytest" "$@" tests
+# --durations: the slowest tests, for keeping the run within its budget (docs/development.md).
+exec python -m pytest -ra --durations=25 --basetemp "$HAM_CLUSTER_SHARED/pytest" "$@" tests
