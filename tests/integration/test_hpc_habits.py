@@ -82,3 +82,17 @@ def test_a_requeued_job_resumes_what_its_first_run_stopped(cluster, tmp_path, re
     assert done["state"] == "SUCCEEDED" and done["run"] == 2, done
     maps_run = attempts_run(history(job, 2), "MAP", 2)
     assert len(maps_run) == MAPS - HELD_FROM, maps_run
+
+
+def test_an_allocation_with_part_of_the_nodes_cpus_is_said_out_loud(cluster, tmp_path):
+    """The test nodes have 2 CPUs each; `-N 1` gets one of them (one task of one CPU), so at
+    most one runner per node: one WARNING names the numbers and the options that fix it, and
+    with --exclusive (the whole node) there is none."""
+    (tmp_path / "shared").mkdir()
+    r = ham(tmp_path, cluster, "run", "-N", "1", "--", "true")
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if "WARNING" in line and "CPUs" in line]
+    assert len(said) == 1 and "1 of node" in said[0] and "'s 2 CPUs" in said[0], r.stderr
+    assert "--exclusive" in said[0] and "-c 2" in said[0]
+    r = ham(tmp_path, cluster, "run", "-N", "1", "--slurm-arg=--exclusive", "--", "true")
+    assert r.returncode == 0 and "CPUs" not in r.stderr, r.stderr
