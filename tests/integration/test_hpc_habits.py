@@ -70,6 +70,13 @@ def test_a_requeued_job_resumes_what_its_first_run_stopped(cluster, tmp_path, re
     job = job_dir(d / "shared")
     wait_for(lambda: completed_maps(job) == HELD_FROM, 180, "the maps that do not hold")
     subprocess.run(["scontrol", "requeue", first], env=cluster, check=True)
+    # Slurm holds a requeued batch job back for 120 s (its EligibleTime, set once the first run
+    # has ended and the job is pending again): let it start now.
+    wait_for(lambda: subprocess.run(["squeue", "-h", "-j", first, "-o", "%T"], env=cluster,
+                                    capture_output=True, text=True).stdout.strip() == "PENDING",
+             120, "the requeued job to be pending")
+    subprocess.run(["scontrol", "update", f"JobId={first}", "StartTime=now"], env=cluster,
+                   check=True)
     info = wait_finished(first, 900)  # requeued: REQUEUED, PENDING, RUNNING again, then ended
     assert info.state == "COMPLETED", info
     restarts = subprocess.run(["scontrol", "show", "job", first], env=cluster,
