@@ -16,15 +16,16 @@
 #       --fs-profile strict|default
 #                                 gluster's caching: coherent like Lustre/GPFS (strict, default),
 #                                 or the package defaults (stale reads for ~1 s, NFS-like)
-#   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridge
+#   cluster.sh down               stop exactly what `up` started (by PID), remove netns and bridges
 #   cluster.sh render DIR [--plugstack FILE]
 #                                 write the configuration `up` would (3 nodes) into DIR, start nothing
 #   cluster.sh status             show daemons and sinfo
 #   cluster.sh kill-node I        lose node I as a power cut would: SIGKILL its slurmd and every
 #                                 process in its namespace (jobs included); network namespaces only
 #   cluster.sh revive-node I      start node I's slurmd again and wait until it is back in service
-#   cluster.sh isolate-node I S   cut node I's network (Slurm, the driver, the file system) for S
-#                                 seconds; returns at once, the link comes back by itself
+#   cluster.sh isolate-node I S   cut node I's network (Slurm, the driver, the file system; both
+#                                 links) for S seconds; returns at once, the links come back by
+#                                 themselves
 #   cluster.sh fs-restart [S]     kill the file-system server (glusterd and its brick) and start
 #                                 it again after S seconds (default 0); --fs gluster only
 #   cluster.sh fs-profile P       switch a running cluster's gluster caching to P (strict or
@@ -35,14 +36,23 @@
 # (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
 #
 # Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
-# its own address on a private bridge (10.200.0.1N) and an /etc/hosts naming every node. All
-# state lives under $HAM_CLUSTER_DIR (default /var/tmp/ham-cluster); no systemd, no /etc/slurm.
+# its own address on a private bridge (eth0 at 10.200.0.1N on hambr0: Slurm, the file system)
+# and an /etc/hosts naming every node by that address. A second bridge stands for a fast
+# fabric beside the Ethernet (InfiniBand's, say): every node has eth1 at 10.202.0.1N on hambr1,
+# the login node (this host) 10.202.0.1; nothing uses it unless asked (HAM's setting network,
+# e.g. HAM_NETWORK=10.202.0.0/24; env.sh exports HAM_CLUSTER_FAST_NET and HAM_CLUSTER_FAST_IF).
+# (10.201.0.0/24 is the compose cluster's network, which may run beside.) All state lives under
+# $HAM_CLUSTER_DIR (default /var/tmp/ham-cluster); no systemd, no /etc/slurm.
 set -euo pipefail
 
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
 HERE=$(cd "$(dirname "$0")" && pwd)
 BRIDGE=hambr0
 SUBNET=10.200.0
+# The second network (the "fast" one): its bridge, its /24 and the nodes' interface on it.
+FAST_BRIDGE=hambr1
+FAST_SUBNET=10.202.0
+FAST_IF=eth1
 NETNS_PREFIX=ham-node
 CLUSTER=ham
 # Every port derives from one base, so a second cluster (another HAM_CLUSTER_DIR) can run beside.
@@ -131,6 +141,10 @@ cmd_down() {
         ip link del "$BRIDGE" 2>/dev/null || true
         rm -f "$DIR/run/bridge"
     fi
+    if [ -e "$DIR/run/fast-bridge" ]; then
+        ip link del "$FAST_BRIDGE" 2>/dev/null || true
+        rm -f "$DIR/run/fast-bridge"
+    fi
     log "stopped"
 }
 
@@ -173,14 +187,21 @@ GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
 SQL
 }
 
-setup_network() {  # setup_network NODES: bridge + one namespace per node
+setup_network() {  # setup_network NODES: both bridges + one namespace per node, on both
     local n=$1 i ns
     ip link add "$BRIDGE" type bridge
     touch "$DIR/run/bridge"
     ip addr add "$SUBNET.1/24" dev "$BRIDGE"
     ip link set "$BRIDGE" up
+    # A cluster.sh from before the second network stops a cluster without removing it.
+    ip link del "$FAST_BRIDGE" 2>/dev/null || true
+    ip link add "$FAST_BRIDGE" type bridge
+    touch "$DIR/run/fast-bridge"
+    ip addr add "$FAST_SUBNET.1/24" dev "$FAST_BRIDGE"
+    ip link set "$FAST_BRIDGE" up
     for i in $(seq "$n"); do
         add_host "$NETNS_PREFIX$i" "veth-ham$i" "$SUBNET.$((10 + i))"
+        add_link "$NETNS_PREFIX$i" "veth-hamf$i" "$FAST_BRIDGE" "$FAST_IF" "$FAST_SUBNET.$((10 + i))"
     done
 }
 
@@ -189,14 +210,19 @@ add_host() {  # add_host NETNS VETH ADDR: a network namespace on the bridge, at 
     # Left by a cluster whose run directory lost track of them (a CI clone's cluster.sh once
     # found ham-node2 still there: "File exists", and node2 never came up).
     ip netns del "$ns" 2>/dev/null || true
-    ip link del "$veth" 2>/dev/null || true
     ip netns add "$ns"
     touch "$DIR/run/netns-$ns"
-    ip link add "$veth" type veth peer name eth0 netns "$ns"
-    ip link set "$veth" master "$BRIDGE" up
-    ip -n "$ns" addr add "$3/24" dev eth0
-    ip -n "$ns" link set eth0 up
+    add_link "$ns" "$veth" "$BRIDGE" eth0 "$3"
     ip -n "$ns" link set lo up
+}
+
+add_link() {  # add_link NETNS VETH BRIDGE IF ADDR: the namespace's IF on BRIDGE at ADDR/24
+    local ns=$1 veth=$2
+    ip link del "$veth" 2>/dev/null || true
+    ip link add "$veth" type veth peer name "$4" netns "$ns"
+    ip link set "$veth" master "$3" up
+    ip -n "$ns" addr add "$5/24" dev "$4"
+    ip -n "$ns" link set "$4" up
 }
 
 node_lines() {  # node_lines NODES NETNS(0|1)
@@ -277,7 +303,7 @@ cmd_up() {
     [ "$fs" = local ] || [ "$netns" = 1 ] || die "--fs $fs needs network namespaces: drop --no-netns"
     local fs_mode=$fs
     [ "$fs" = local ] || fs_mode="$fs-$profile"
-    if [ "$reuse" = 1 ] && running_matches "$nodes" "$plugstack" "$fs_mode"; then
+    if [ "$reuse" = 1 ] && running_matches "$nodes" "$plugstack" "$fs_mode" "$netns"; then
         log "reusing the running cluster; . $DIR/env.sh"
         return 0
     fi
@@ -334,6 +360,12 @@ export HAM_CLUSTER_DIR=$DIR
 export HAM_CLUSTER_SHARED=$SHARED
 export HAM_CLUSTER_FS=$fs_mode
 ENV
+    if [ "$netns" = 1 ]; then  # the second network (HAM's setting network can name either)
+        cat >> "$DIR/env.sh" <<ENV
+export HAM_CLUSTER_FAST_NET=$FAST_SUBNET.0/24
+export HAM_CLUSTER_FAST_IF=$FAST_IF
+ENV
+    fi
     trap - EXIT
     log "up: $nodes nodes ($( [ "$netns" = 1 ] && echo "network namespaces" || echo "one host" )), shared root $SHARED ($fs_mode); . $DIR/env.sh"
 }
@@ -342,9 +374,11 @@ conf_sum() {  # what the configuration is made from: a running cluster made othe
     cat "$HERE/slurm.conf.in" "$HERE/slurmdbd.conf.in" "$HERE/render-conf.sh" "$HERE/netfs.sh" | sha1sum
 }
 
-running_matches() {  # running_matches NODES PLUGSTACK FS_MODE: is the running cluster of that shape?
+running_matches() {  # running_matches NODES PLUGSTACK FS_MODE NETNS: is the running cluster of that shape?
     [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
     grep -qx "export HAM_CLUSTER_FS=$3" "$DIR/env.sh" || return 1
+    # Started before the second network existed: restart it.
+    [ "$4" = 0 ] || grep -qx "export HAM_CLUSTER_FAST_NET=$FAST_SUBNET.0/24" "$DIR/env.sh" || return 1
     # The login node's client still serves the shared root (not a bare directory left by one).
     if [ "$3" != local ]; then
         [ "$(findmnt -n -o FSTYPE "$SHARED" 2>/dev/null)" = fuse.glusterfs ] &&
@@ -403,9 +437,13 @@ cmd_isolate_node() {
     local i=${1:?usage: $0 isolate-node I SECONDS} secs=${2:?usage: $0 isolate-node I SECONDS}
     [[ "$secs" =~ ^[0-9]+$ ]] || die "isolate-node wants whole seconds, got '$secs'"
     node_pids "$i" >/dev/null
+    # Both links: a node cut off loses the fast network too (a cluster started without it has
+    # no veth-hamf$i, hence the || true).
     ip link set "veth-ham$i" down
-    # The link comes back by itself, whatever happens to the caller.
-    setsid sh -c "sleep $secs; ip link set veth-ham$i up" </dev/null >/dev/null 2>&1 &
+    ip link set "veth-hamf$i" down 2>/dev/null || true
+    # The links come back by themselves, whatever happens to the caller.
+    setsid sh -c "sleep $secs; ip link set veth-ham$i up; ip link set veth-hamf$i up 2>/dev/null" \
+        </dev/null >/dev/null 2>&1 &
     log "node$i cut off the network for ${secs}s"
 }
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 FRAMEWORK_NAME = "ham"  # mapreduce.framework.name
 JOB_DIR = "ham.job.dir"
 DRIVER_HOST = "ham.driver.host"
+DRIVER_BIND_HOST = "ham.driver.bind.host"
+NETWORK = "ham.network"  # read by each runner from the job's mapred-site.xml
 RUNNER_JAVA = "ham.runner.java"
 RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"

@@ -47,9 +47,10 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
 
 def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_host: str,
                 java: str, runner_classpath: str, srun: str = c.DEFAULTS[c.SRUN],
-                runner_java_opts: str | None = None) -> dict[str, Any]:
+                runner_java_opts: str | None = None, bind_host: str = "") -> dict[str, Any]:
     """HAM's keys of a job's mapred-site.xml; runner_java_opts (default: the setting's) may add
-    to the setting, as class-data sharing does."""
+    to the setting, as class-data sharing does; bind_host (default: every address) is the one
+    the driver listens on."""
     return {
         "mapreduce.framework.name": framework,
         c.JOB_DIR: str(jobdir.path),
@@ -69,6 +70,8 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         "mapreduce.client.progressmonitor.pollinterval": CLIENT_POLL_MS,
         "mapreduce.client.completion.pollinterval": CLIENT_POLL_MS,
         **({c.LUSTRE_OUTPUT_STRIPE: settings["output_stripe"]} if settings["output_stripe"] else {}),
+        **({c.DRIVER_BIND_HOST: bind_host} if bind_host else {}),
+        **({c.NETWORK: settings["network"]} if settings["network"] else {}),
     }
 
 

@@ -9,13 +9,15 @@ import logging
 import os
 import shutil
 import signal
+import socket
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from ham import cds, contract, fspaths, jobconf, jobdir as jobdirs, jobs, proc, reaper, resume, settle
+from ham import (cds, contract, fspaths, jobconf, jobdir as jobdirs, jobs, network, proc, reaper,
+                 resume, settle)
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -51,14 +53,40 @@ def slurm_nodelist(env: Mapping[str, str]) -> str | None:
     return env.get("SLURM_JOB_NODELIST") or env.get("SLURM_NODELIST")
 
 
-def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> str:
+def driver_host(settings: Settings, slurm: Slurm, env: Mapping[str, str],
+                on_network: str | None = None) -> str:
+    """The address the runners are told: driver_address, else the driver's on_network
+    (network_address), else this node's on the route to the allocation's first node."""
     if settings["driver_address"]:
         return settings["driver_address"]
+    if on_network:
+        return on_network
     nodelist = slurm_nodelist(env)
     if not nodelist:
         return "127.0.0.1"
     first = next(iter(slurm.node_addresses(nodelist).values()))
     return jobconf.local_address_towards(first)
+
+
+def network_address(settings: Settings, env: Mapping[str, str]) -> str | None:
+    """With setting network, this node's address on it, where the driver listens (None without
+    the setting). A node without one is refused in one line before anything is made: the job
+    would otherwise go over another network, which the setting is there to prevent."""
+    spec = settings["network"]
+    if not spec:
+        return None
+    try:
+        addresses = network.local_addresses()
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot list this node's addresses for setting 'network' "
+                                 f"({exc.strerror})") from None
+    address = network.choose(spec, addresses)
+    if address is None:
+        node = env.get("SLURMD_NODENAME") or socket.gethostname().split(".")[0]
+        raise EnvironmentProblem(
+            f"{node} (the driver's node) has no address on network '{spec}' (setting network, "
+            f"from {settings.source('network')}); its addresses: {network.describe(addresses)}")
+    return address
 
 
 def _allocation_id(env: Mapping[str, str], slurm: Slurm) -> str:
@@ -88,10 +116,11 @@ def _lustre_home(settings: Settings) -> None:
 def prepare(settings: Settings, slurm: Slurm, env: Mapping[str, str]) -> Prepared:
     """Create the job directory, render its configuration and the command's environment."""
     job_id = _allocation_id(env, slurm)
+    bind = network_address(settings, env)
     _lustre_home(settings)
     jd = jobdirs.create(settings["shared_root"], job_id, settings["stripe_count"],
                         settings["stripe_size"], preset=env.get(contract.ENV_JOB_DIR))
-    prepared = _render(settings, slurm, env, jd)
+    prepared = _render(settings, slurm, env, jd, bind)
     jd.write_record(slurm_job_id=job_id, framework=settings["framework"], created=time.time())
     return prepared
 
@@ -101,6 +130,7 @@ def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
     """The next run of a stopped job happens in its first job directory (its staging, map
     outputs and history are there), with configuration rendered for this allocation."""
     job_id = _allocation_id(env, slurm)
+    bind = network_address(settings, env)
     _lustre_home(settings)
     preset = env.get(contract.ENV_JOB_DIR)
     if preset and Path(preset) != stopped.jobdir.path:
@@ -108,15 +138,17 @@ def prepare_resume(settings: Settings, slurm: Slurm, env: Mapping[str, str],
         with contextlib.suppress(OSError):
             Path(preset).rmdir()
     jd = stopped.jobdir
-    prepared = _render(settings, slurm, env, jd)
+    prepared = _render(settings, slurm, env, jd, bind)
     jd.write_record(resumed_in=[*jd.read_record().get("resumed_in", []), job_id],
                     resumed=time.time())
     log.info("resuming %s (Slurm job %s) in %s", stopped.hadoop_id, jd.slurm_ids()[0], jd.path)
     return prepared
 
 
-def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir) -> Prepared:
-    """Render jd's configuration for this allocation, and the command's environment."""
+def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir,
+            bind: str | None = None) -> Prepared:
+    """Render jd's configuration for this allocation, and the command's environment; bind: the
+    driver's address on the job's network (network_address), if it has one."""
     java, java_home = _java(settings, env)
     hadoop = find_hadoop(settings, env)
     jar = str(ham_jar(settings))
@@ -131,8 +163,11 @@ def _render(settings: Settings, slurm: Slurm, env: Mapping[str, str], jd: JobDir
             # The archive's class path first, as the JVM requires; the job's conf/ after it.
             runners_cp = ":".join(jars + dirs)
             runner_opts = f"{runner_opts} {cds.java_opts(shared)}"
+    host = driver_host(settings, slurm, env, bind)
     mapred = jobconf.mapred_site(
-        settings, jd, framework=settings["framework"], driver_host=driver_host(settings, slurm, env),
+        settings, jd, framework=settings["framework"], driver_host=host,
+        # Only the address the runners are told: a driver_address elsewhere needs the others.
+        bind_host=bind if bind and host == bind else "",
         java=java, runner_classpath=runners_cp, srun=shutil.which("srun") or "srun",
         runner_java_opts=runner_opts)
     jobconf.write_conf(jd, jobconf.core_site(settings, jd), mapred, settings["hadoop_log_level"],

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ham import contract, java, lustre
+from ham import contract, java, lustre, network
 from ham.errors import SettingsError
 from ham.slurm import time_limit_seconds
 
@@ -208,6 +208,14 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("driver_address", "", _parse_str,
             "Address the task runners use to reach the driver. Empty: the local address on "
             "the route to the allocation's first node (set it on multi-homed hosts)."),
+    Setting("network", "", network.parse,
+            "The network the driver listens on and the task runners connect over: an "
+            "interface name (e.g. 'ib0') or an IPv4 subnet (e.g. '10.1.0.0/16'), as "
+            "dask-jobqueue's 'interface'. The driver listens on its node's address there and "
+            "the runners connect to it (driver_address, if set, is what they are told "
+            "instead, and the driver listens on every address); a node of the job without "
+            "an address there, or whose route to the driver leaves from another, fails the "
+            "job in one line naming the node. Empty: the route to the first node decides."),
 )
 
 BY_KEY: dict[str, Setting] = {s.key: s for s in SCHEMA}
@@ -339,6 +347,7 @@ _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETI
     contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR", "HAM_ENV_RESTORE",
     contract.ENV_LUSTRE_MOUNTS, java.CHECKED_ENV,
     "HAM_CLUSTER_DIR", "HAM_CLUSTER_PORT_BASE", "HAM_CLUSTER_SHARED", "HAM_CLUSTER_FS", "HAM_TEST_FS",
+    "HAM_CLUSTER_FAST_NET", "HAM_CLUSTER_FAST_IF",
     "HAM_DOCKER_DIR", "HAM_DOCKER_STORAGE_DRIVER",
     "HAM_DEBIAN_MIRROR", "HAM_BASE_IMAGE", "HAM_DEMO_DIR",
 }

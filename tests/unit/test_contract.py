@@ -37,9 +37,9 @@ def python_constants(names: list[str]) -> dict[str, object]:
 
 
 def test_configuration_keys_the_launcher_renders_are_the_runtimes(java):
-    rendered = ["JOB_DIR", "DRIVER_HOST", "RUNNER_JAVA", "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS",
-                "RUNNERS_PER_NODE", "SRUN", "LUSTRE_ROOT", "LUSTRE_FILE_STRIPES",
-                "LUSTRE_OUTPUT_STRIPE", "LUSTRE_MAP_OUTPUT_STRIPE"]
+    rendered = ["JOB_DIR", "DRIVER_HOST", "DRIVER_BIND_HOST", "NETWORK", "RUNNER_JAVA",
+                "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS", "RUNNERS_PER_NODE", "SRUN", "LUSTRE_ROOT",
+                "LUSTRE_FILE_STRIPES", "LUSTRE_OUTPUT_STRIPE", "LUSTRE_MAP_OUTPUT_STRIPE"]
     assert python_constants(rendered) == {n: java["keys"][n] for n in rendered}
     assert contract.FRAMEWORK_NAME == java["values"]["FRAMEWORK_NAME"]
     # The lustre:// classes the launcher registers in core-site.xml exist under those names.

@@ -18,6 +18,13 @@ public final class HamConfig {
   /** Address the umbilical server binds to. */
   public static final String DRIVER_BIND_HOST = "ham.driver.bind.host";
   public static final String DEFAULT_DRIVER_BIND_HOST = "0.0.0.0";
+  /**
+   * The network runners reach the driver over (the launcher's setting {@code network}, which
+   * also picks the driver's address on it): an interface name (ib0) or an IPv4 subnet
+   * (10.1.0.0/16); unset: any. Read by each runner when it starts, from the job directory's
+   * conf/mapred-site.xml ({@link NetworkChoice}).
+   */
+  public static final String NETWORK = "ham.network";
   /** Java executable for the runner JVMs. */
   public static final String RUNNER_JAVA = "ham.runner.java";
   /** Class path of the runner JVMs (conf dir, HAM jar, Hadoop lib/*). */

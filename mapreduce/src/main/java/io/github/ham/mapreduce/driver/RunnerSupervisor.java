@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.NetworkChoice;
 import io.github.ham.mapreduce.driver.slurm.NodeState;
 import io.github.ham.mapreduce.driver.slurm.RunnerExit;
 import io.github.ham.mapreduce.driver.slurm.Allocation;
@@ -40,6 +41,8 @@ final class RunnerSupervisor {
   private final int maxRelaunches;
   private final long heartbeatTimeout;
   private final long startTimeout;
+  /** ham.network, or empty. */
+  private final String network;
   /** How often {@link #check} looks for timed-out attempts and silent runners. */
   static final long SCAN_EVERY_MS = 250;
   private long scannedAt = Long.MIN_VALUE / 2;
@@ -65,6 +68,7 @@ final class RunnerSupervisor {
         HamConfig.DEFAULT_HEARTBEAT_TIMEOUT_MS);
     this.startTimeout = conf.getLong(HamConfig.RUNNER_START_TIMEOUT_MS,
         HamConfig.DEFAULT_RUNNER_START_TIMEOUT_MS);
+    this.network = conf.getTrimmed(HamConfig.NETWORK, "");
   }
 
   /** Starts a whole generation of runners of {@code kind}; they are tracked from now on. */
@@ -124,6 +128,12 @@ final class RunnerSupervisor {
     }
     List<RunnerTracker.Lost> lost = new ArrayList<>();
     for (RunnerExit exit : launcher.pollExits()) {
+      if (!network.isEmpty() && exit.exitStatus() == NetworkChoice.EXIT_NOT_ON_NETWORK) {
+        // A node without the job's network: a replacement there would exit the same way, and
+        // the job is not to fall back to another network (the runners' log says what it has).
+        scheduler.stop(NetworkChoice.jobFailure(network, exit.node()));
+        return;
+      }
       RunnerTracker.Lost l = tracker.exited(exit);
       if (l != null) {
         lost.add(l);

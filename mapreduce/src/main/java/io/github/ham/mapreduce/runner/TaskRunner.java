@@ -12,6 +12,7 @@ import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.common.MapOutputCheck;
+import io.github.ham.mapreduce.common.NetworkChoice;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.RunnerUmbilical;
 
@@ -86,18 +87,22 @@ public final class TaskRunner {
     this.fsWaitMs = fsWaitMs;
     TokenCache.setJobToken(token, credentials);
     this.workDir = new File(".").getCanonicalFile();
-    // The Slurm node name (what srun -w and scontrol take), else the short host name.
-    String h = System.getenv("SLURMD_NODENAME");
-    if (h == null || h.isEmpty()) {
-      h = InetAddress.getLocalHost().getHostName();
-    }
-    this.host = h.contains(".") && !Character.isDigit(h.charAt(0)) ? h.substring(0, h.indexOf('.'))
-        : h;
+    this.host = nodeName();
     this.pid = ProcessHandle.current().pid();
     this.runnerId = RunnerId.of(host, workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     this.watch = new AttemptWatch(umbilical, runnerId);
     this.calls = new TaskEndCalls(umbilical, this.jobId, pid, runnerId);
+  }
+
+  /** The Slurm node name (what srun -w and scontrol take), else the short host name. */
+  private static String nodeName() throws IOException {
+    String h = System.getenv("SLURMD_NODENAME");
+    if (h == null || h.isEmpty()) {
+      h = InetAddress.getLocalHost().getHostName();
+    }
+    return h.contains(".") && !Character.isDigit(h.charAt(0)) ? h.substring(0, h.indexOf('.'))
+        : h;
   }
 
   public static void main(String[] args) throws Exception {
@@ -139,6 +144,16 @@ public final class TaskRunner {
     if (encoded == null || runtimeDir == null) {
       throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
           + " must be set in the environment");
+    }
+    // A node off the job's network would reach the driver over another one, or not at all:
+    // the driver fails the job on this exit status, naming the node.
+    String network = conf.getTrimmed(HamConfig.NETWORK, "");
+    if (!network.isEmpty()) {
+      String problem = NetworkChoice.check(network, nodeName(), driverHost);
+      if (problem != null) {
+        LOG.error(problem);
+        return NetworkChoice.EXIT_NOT_ON_NETWORK;
+      }
     }
     Token<JobTokenIdentifier> token = new Token<>();
     token.decodeFromUrlString(encoded);

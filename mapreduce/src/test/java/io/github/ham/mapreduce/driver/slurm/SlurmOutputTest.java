@@ -61,6 +61,15 @@ class SlurmOutputTest {
   }
 
   @Test
+  void exitStatusOfARunnerFromSrunOrTheLauncher() {
+    assertEquals(78, SrunMessages.exits(
+        "srun: error: node2: tasks 0-1: Exited with exit code 78", 0).get(1).exitStatus());
+    assertEquals(78, new RunnerExit("g1-p0", "node2", "exit status 78").exitStatus());
+    assertEquals(-1, SrunMessages.exits("srun: error: node3: task 2: Killed", 0).get(0)
+        .exitStatus());
+  }
+
+  @Test
   void slotNamesAreTheRunnersWorkingDirectories() {
     assertEquals("g2-p0", RunnerExit.slotName(2, 0));
   }
