@@ -54,12 +54,12 @@ class Stopped:
 
 def find(shared_root: str, ref: str, slurm: Slurm, *, current: str | None = None) -> Stopped:
     """The stopped job ref names: a Slurm job id (of its first run or of a resume), a job
-    directory name (123.1), or a Hadoop job id (job_..., application_...). One-line errors otherwise. current:
-    this Slurm job, requeued, whose earlier run stopped the job (not "still running")."""
+    directory name (123.1), or a Hadoop job id (job_..., application_...). One-line errors
+    otherwise. current: this Slurm job, requeued, whose earlier run stopped the job (not "still
+    running")."""
     hadoop_id = jobs.hadoop_job_id(ref)  # job_X_N, or YARN's application_X_N
-    if hadoop_id:
-        found = [(jd, jd.jobs / hadoop_id) for jd in jobs.job_dirs(shared_root)
-                 if (jd.jobs / hadoop_id).is_dir()]
+    if hadoop_id:  # job_dirs finds the directories that ran it
+        found = [(jd, jd.jobs / hadoop_id) for jd in jobs.job_dirs(shared_root, [ref])]
     else:
         found = [(jd, j) for jd in jobs.job_dirs(shared_root, [ref])
                  for j in sorted(jd.jobs.glob("job_*")) if j.is_dir()]

@@ -189,24 +189,28 @@ class Slurm:
     def hostnames(self, nodelist: str) -> list[str]:
         return _run(["scontrol", "show", "hostnames", nodelist], timeout=30).split()
 
-    def node_addresses(self, nodelist: str) -> dict[str, str]:
-        names = self.hostnames(nodelist)
-        out = _run(["scontrol", "show", "node", "-o", ",".join(names)], timeout=30)
-        addrs = {}
+    def _nodes(self, names: list[str], **kw) -> tuple[dict[str, dict[str, str]], str]:
+        """`scontrol show node -o` of names: each node's KEY=VALUE fields, and the raw output."""
+        out = _run(["scontrol", "show", "node", "-o", ",".join(names)], timeout=30, **kw)
+        nodes = {}
         for line in out.splitlines():
             kv = dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
             if "NodeName" in kv:
-                addrs[kv["NodeName"]] = kv.get("NodeAddr", kv["NodeName"])
-        missing = [n for n in names if n not in addrs]
+                nodes[kv["NodeName"]] = kv
+        return nodes, out
+
+    def node_addresses(self, nodelist: str) -> dict[str, str]:
+        names = self.hostnames(nodelist)
+        nodes, out = self._nodes(names)
+        missing = [n for n in names if n not in nodes]
         if missing:
             raise SlurmError(f"scontrol does not know node {missing[0]}: {out[:200]!r}")
-        return {n: addrs[n] for n in names}
+        return {n: nodes[n].get("NodeAddr", n) for n in names}
 
     def node_cpus(self, node: str) -> int | None:
         """The node's CPUs as Slurm counts them (CPUTot), or None if scontrol does not say."""
-        out = _run(["scontrol", "show", "node", "-o", node], check=False, timeout=30)
-        m = re.search(r"(?:^|\s)CPUTot=(\d+)", out)
-        return int(m.group(1)) if m else None
+        cpus = self._nodes([node], check=False)[0].get(node, {}).get("CPUTot", "")
+        return int(cpus) if cpus.isdigit() else None
 
     def partitions(self) -> list[str]:
         out = _run(["sinfo", "-h", "-o", "%R"], timeout=30)

@@ -32,15 +32,14 @@ final class AggregatedLogParams {
 
   static LogParams of(JobDirs dirs, JobID job, TaskAttemptID attempt, Configuration conf)
       throws IOException {
-    String session = dirs.root().getAbsoluteFile().getParentFile().getParentFile().getName();
+    String session = dirs.session().getName();
     if (attempt == null) {
       // On YARN: the ApplicationMaster's logs. HAM's driver logs to its session's driver.log.
       throw new IOException("The driver's log of " + job + " is not aggregated: run `ham logs "
           + session + " --driver`, or give an attempt id for that attempt's logs");
     }
-    File[] published = new File(dirs.history(), JobHistoryLog.DONE).listFiles(
-        (d, name) -> name.endsWith(".jhist"));
-    if (published == null || published.length == 0) {
+    File[] published = JobHistoryLog.published(dirs);
+    if (published.length == 0) {
       throw new IOException(job + " has not ended (its logs are aggregated when it ends): run `ham"
           + " logs " + session + " --attempt " + attempt + "`");
     }

@@ -31,7 +31,8 @@ import org.apache.hadoop.mapreduce.MRConfig;
  */
 public final class YarnApplications {
   private static final String ROW = "%30s\t%20s\t%20s\t%10s\t%10s\t%18s\t%18s\t%15s\t%35s%n";
-  private static final Pattern APP_ID = Pattern.compile("application_(\\d+_\\d+)");
+  /** application_X_N, the job job_X_N (yarn logs reads it too). */
+  static final Pattern APP_ID = Pattern.compile("application_(\\d+_\\d+)");
   private static final List<String> ACTIVE = List.of("SUBMITTED", "ACCEPTED", "RUNNING");
   private static final List<String> ALL_STATES = List.of("NEW", "NEW_SAVING", "SUBMITTED",
       "ACCEPTED", "RUNNING", "FINISHED", "FAILED", "KILLED");

@@ -1,6 +1,5 @@
 package io.github.ham.mapreduce.client;
 
-import java.io.File;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,7 +34,6 @@ import org.apache.hadoop.yarn.webapp.util.WebServiceClient;
  * no aggregated logs yet: one line says where its attempts' logs are.
  */
 public final class YarnLogs {
-  private static final Pattern APP = Pattern.compile("application_(\\d+_\\d+)");
   private static final Pattern CONTAINER = Pattern.compile("container_(?:e\\d+_)?(\\d+_\\d+)_");
 
   private YarnLogs() {
@@ -56,10 +54,8 @@ public final class YarnLogs {
     if (dirs == null) {
       fail("no HAM job " + jobId + " among your jobs (`mapred job -list all` lists them)");
     }
-    File[] published = new File(dirs.history(), JobHistoryLog.DONE).listFiles(
-        (d, name) -> name.endsWith(".jhist"));
-    if (published == null || published.length == 0) {
-      String session = dirs.root().getAbsoluteFile().getParentFile().getParentFile().getName();
+    if (JobHistoryLog.published(dirs).length == 0) {
+      String session = dirs.session().getName();
       fail(jobId + " has not ended: its logs are aggregated when it ends; its attempts' logs "
           + "so far: ham logs " + session);
     }
@@ -82,7 +78,7 @@ public final class YarnLogs {
   static String jobId(List<String> args) {
     for (int i = 0; i + 1 < args.size(); i++) {
       String opt = args.get(i);
-      Matcher m = "-applicationId".equals(opt) ? APP.matcher(args.get(i + 1))
+      Matcher m = "-applicationId".equals(opt) ? YarnApplications.APP_ID.matcher(args.get(i + 1))
           : "-containerId".equals(opt) ? CONTAINER.matcher(args.get(i + 1)) : null;
       if (m != null && m.lookingAt()) {
         return "job_" + m.group(1);

@@ -116,7 +116,12 @@ public final class JobDirs {
 
   /** The aggregated logs of the session this job ran in (ham.job.dir/{@link #APP_LOGS}). */
   public File appLogs() {
-    return new File(root.getAbsoluteFile().getParentFile().getParentFile(), APP_LOGS);
+    return new File(session(), APP_LOGS);
+  }
+
+  /** The session this job ran in (ham.job.dir: {@code <session>/jobs/<job id>}). */
+  public File session() {
+    return root.getAbsoluteFile().getParentFile().getParentFile();
   }
 
   public File control() {

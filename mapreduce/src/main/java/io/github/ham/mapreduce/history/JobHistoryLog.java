@@ -119,6 +119,15 @@ public final class JobHistoryLog {
     this.fs = FileSystem.getLocal(new Configuration(false)).getRaw();
   }
 
+  /**
+   * The job's published history ({@code history/done/*.jhist}): none until the job has ended
+   * (its aggregated logs are written before it is published).
+   */
+  public static File[] published(JobDirs dirs) {
+    File[] found = new File(dirs.history(), DONE).listFiles((d, name) -> name.endsWith(".jhist"));
+    return found == null ? new File[0] : found;
+  }
+
   /** The history file of this run. */
   public File jhist() {
     return HistoryFiles.jhist(dir, id.toString(), run);
