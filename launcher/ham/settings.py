@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ham import contract, java, lustre, network
+from ham import contract, java, lustre, network, render
 from ham.errors import SettingsError
 from ham.slurm import time_limit_seconds
 
@@ -29,6 +29,10 @@ ENV_PREFIX = "HAM_"
 def _parse_str(v: Any) -> str:
     if not isinstance(v, str):
         raise ValueError("expected a string")
+    # Refused here, before anything is submitted, rather than when the job's XML is written.
+    if bad := render.NOT_XML.search(v):
+        raise ValueError(f"character U+{ord(bad.group()):04X} at position {bad.start()} cannot "
+                         f"be in a Hadoop XML configuration: remove it")
     return v
 
 

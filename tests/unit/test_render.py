@@ -7,7 +7,11 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from ham import render
+from ham.cli import main as cli_main
+from ham.errors import UsageError
 
 HOSTILE = ["a b", "it's", 'say "hi"', "$(touch /tmp/pwned)", "`id`", "a;b&&c|d", "<x>&amp;",
            "new\nline", "back\\slash", "*", "~", "", "--", "-D", "${HOME}", "!x", "tab\tsep"]
@@ -18,6 +22,50 @@ def test_xml_escapes_every_value():
     root = ET.fromstring(render.hadoop_xml(props))
     parsed = {p.find("name").text: (p.find("value").text or "") for p in root.iter("property")}
     assert parsed == {k: v for k, v in props.items()}
+
+
+# Values a parser is tempted to change: carriage returns (normalised to \n unless escaped),
+# white space at the ends, markup, a CDATA end, characters outside the BMP, the last ones XML allows.
+NASTY = ["cr\rin", "crlf\r\nin", "\r", "\r\n", "\n\r", " lead", "trail ", "\t\n \t", "]]>",
+         "<![CDATA[x]]>", "&#13;", "&lt;", "<?pi?>", "<!-- c -->", "\U0001F600 \U0010FFFF",
+         "\ufffd\ud7ff\ue000", "\x7f\x85\u2028", "é ß 中"]
+
+
+def parse(xml: str) -> dict[str, str]:
+    root = ET.fromstring(xml.encode())
+    return {p.find("name").text: (p.find("value").text or "") for p in root.iter("property")}
+
+
+def test_xml_gives_back_every_nasty_value_exactly():
+    props = {f"k{i}": v for i, v in enumerate(NASTY)} | {"name\r\x7f]]>": "v"}
+    assert parse(render.hadoop_xml(props)) == props
+
+
+def test_xml_sweep_of_every_character():
+    """Every character XML 1.0 can carry comes back exactly, in one value; every other one is
+    refused naming the key, the character and what to do, never written as a broken file."""
+    carried, refused = [], []
+    for code in range(0x110000):
+        ch = chr(code)
+        (refused if render.NOT_XML.match(ch) else carried).append(ch)
+    assert parse(render.hadoop_xml({"all": "".join(carried)})) == {"all": "".join(carried)}
+    assert len(refused) == 29 + 2048 + 2  # C0 controls but \t \n \r, surrogates, U+FFFE/FFFF
+    for ch in refused:
+        with pytest.raises(UsageError) as err:
+            render.hadoop_xml({"my.key": f"ab{ch}"})
+        assert f"'my.key' has character U+{ord(ch):04X} at position 2" in str(err.value)
+        assert "\n" not in str(err.value) and "remove it" in str(err.value)
+    with pytest.raises(UsageError, match="the name of Hadoop property"):
+        render.hadoop_xml({"bad\x01name": "v"})
+
+
+def test_a_setting_xml_cannot_hold_is_refused_before_anything_is_submitted(capsys, monkeypatch):
+    monkeypatch.setenv("HAM_RUNNER_JAVA_OPTS", "-Xmx1g\x01")
+    with pytest.raises(SystemExit) as exited:
+        cli_main.main(["submit", "--dry-run", "--", "true"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1, err
+    assert "HAM_RUNNER_JAVA_OPTS" in err and "U+0001" in err and "remove it" in err
 
 
 def test_sbatch_script_passes_argv_unchanged(tmp_path):
