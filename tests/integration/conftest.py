@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,8 @@ pytestmark = pytest.mark.integration
 # Directories of this session's jobs outside the checkout and pytest's temporary directory
 # (session_dir): leaked allocations working there are this session's too.
 SESSION_DIRS: list[Path] = []
+# What install_ham made, removed at the end of the session.
+SOFTWARE_DIRS: list[Path] = []
 
 
 def session_dir(prefix: str) -> Path:
@@ -70,16 +73,30 @@ def run_ham(*args: str, env: dict[str, str] | None = None, cwd: Path | None = No
                           env=full, cwd=cwd, timeout=timeout)
 
 
-def install_ham(prefix: Path) -> Path:
-    """HAM installed in prefix as docs/admin.md says: `python3 -m venv PREFIX && PREFIX/bin/pip
-    install CHECKOUT` (not editable: with <prefix>/share/ham/bin, what the modulefile puts on
-    PATH). Returns prefix."""
+def install_ham(name: str) -> Path:
+    """HAM installed as docs/admin.md says: `python3 -m venv PREFIX && PREFIX/bin/pip install
+    CHECKOUT` (not editable: with <prefix>/share/ham/bin, what the modulefile puts on PATH), in
+    a new world-readable PREFIX (.../name) removed at the end of the session. Returns PREFIX.
+    PREFIX is software, as a site's /opt or software share, not job data: it is on this
+    machine's disk, which the nodes see too, not on the cluster's shared root, where the venv's
+    1,900 small files take 40 s to create through the file-system client (5 s here)."""
+    base = Path(tempfile.mkdtemp(prefix="ham-test-prefix-", dir="/var/tmp"))
+    base.chmod(0o755)
+    SOFTWARE_DIRS.append(base)
+    prefix = base / name
     subprocess.run(["/usr/bin/python3", "-m", "venv", str(prefix)], check=True, timeout=300)
     r = subprocess.run([str(prefix / "bin" / "pip"), "install", "-q", "--disable-pip-version-check",
                         str(Path(__file__).resolve().parents[2])], capture_output=True, text=True,
                        timeout=900)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     return prefix
+
+
+@pytest.fixture(scope="session", autouse=True)
+def remove_software_dirs():
+    yield
+    for path in SOFTWARE_DIRS:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

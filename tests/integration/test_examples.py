@@ -278,7 +278,7 @@ def test_site_admin_setup(tmp_path):
     file, the modulefiles and the SPANK plugin there; rerun, it changes nothing."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HAM_")}
     env["HAM_USER_CONFIG"] = "/dev/null"
-    prefix = install_ham(tmp_path / "opt-ham")
+    prefix = install_ham("opt-ham")
     setup = EXAMPLES / "site-admin" / "setup.sh"
     first = run(["bash", setup, prefix], env, tmp_path, timeout=120)
     assert first.returncode == 0, first.stdout + first.stderr

@@ -29,11 +29,11 @@ MODULE_DIR = {"tcl": "tcl", "lua": "lmod"}
 
 @pytest.fixture(scope="module")
 def site(cluster):
-    """HAM installed in PREFIX on the shared root (readable by everyone), set up by setup.sh
-    with a site file of this cluster's (shared_root mode 1777, the bundle of this checkout)."""
+    """HAM installed in PREFIX (install_ham: readable by everyone), set up by setup.sh with a
+    site file of this cluster's (shared_root mode 1777, the bundle of this checkout)."""
     base = session_dir("ham-module-")
     base.chmod(0o755)
-    prefix = install_ham(base / "opt-ham")
+    prefix = install_ham("opt-ham")
     root = base / "shared"
     root.mkdir()
     root.chmod(0o1777)
