@@ -354,6 +354,63 @@ def test_task_resource_counters_are_yarns_and_each_tasks_own(runs):
         {name: tasks[name] for name in names}
 
 
+# Jobs of jobs_script whose maps come from their input's splits (the local framework forces
+# mapreduce.job.maps=1, so teragen's, sleep's and terasort-after-teragen's differ in number).
+SPLIT_JOBS = ("wordcount", "grep", "streaming", "wordcount-v1-compressed", "archives-maponly",
+              "pi", "empty")
+# Counters both print whose values depend on the runtime, not the job: the JVM's garbage
+# collection and heap, and the file system counters (the local runner's count every task's
+# bytes into each later task's, all in one JVM; HAM's count the job's input and output, not
+# the map outputs, which do not go through Hadoop's local file system: docs/from-yarn.md).
+RUNTIME_COUNTERS = {"GC time elapsed (ms)", "Total committed heap usage (bytes)",
+                    "FILE: Number of bytes read", "FILE: Number of bytes written"}
+
+
+@pytest.mark.parametrize("job", SPLIT_JOBS)
+def test_counters_equal_the_local_runners(runs, job):
+    """Every counter the local runner prints for the same job, HAM prints with the same value
+    (records, bytes, groups, spills, shuffled and merged maps, input and output bytes), but
+    those of RUNTIME_COUNTERS; those only HAM prints are YARN's (test_job_counters_are_yarns,
+    test_task_resource_counters_are_yarns_and_each_tasks_own)."""
+    ham, local = counters(runs["log"], job), counters(runs["local_log"], job)
+    assert len(local) >= (3 if job == "empty" else 10), local
+    assert {k: ham.get(k) for k in local if k not in RUNTIME_COUNTERS} == \
+        {k: v for k, v in local.items() if k not in RUNTIME_COUNTERS}
+
+
+def test_cpu_counters_within_what_slurm_accounted_for_the_runners(runs, cluster):
+    """The tasks' CPU time, read by Hadoop from the runner's process tree, is bounded by what
+    the operating system accounted to the runners (Slurm's TotalCPU of the allocation's steps,
+    from the processes' rusage): a counter that took the runner's whole CPU time rather than
+    the task's share would exceed it. (Slurm's MaxRSS cannot bound the memory counters: it is
+    sampled every 30 s and is empty for steps this short.)"""
+    records = job_records(runs["shared"])
+    task_cpu = sum(r["counters"].get("org.apache.hadoop.mapreduce.TaskCounter", {})
+                   .get("CPU_MILLISECONDS", 0) for _, r in records)
+    allocation = {job_dir.parents[1].name for job_dir, _ in records}  # <root>/<user>/<job id>/jobs
+    assert len(allocation) == 1, allocation
+    steps = subprocess.run(["sacct", "-n", "-P", "-j", allocation.pop(), "-o", "JobID,TotalCPU"],
+                           env=cluster, capture_output=True, text=True, check=True).stdout
+    runner_cpu = sum(cpu_millis(cpu) for step, cpu in
+                     (line.split("|") for line in steps.splitlines())
+                     if re.fullmatch(r"\d+\.\d+", step))
+    assert 0 < task_cpu <= runner_cpu, (task_cpu, runner_cpu)
+    for _, r in records:  # each task's memory: a JVM's, in bytes (not KB, not the machine's)
+        tasks = r["counters"].get("org.apache.hadoop.mapreduce.TaskCounter", {})
+        launched = sum(r[kind]["total"] for kind in ("maps", "reduces"))
+        if launched:
+            per_task = tasks["PHYSICAL_MEMORY_BYTES"] / launched
+            assert 32 << 20 < per_task < os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def cpu_millis(total_cpu: str) -> int:
+    """sacct's TotalCPU ([DD-[HH:]]MM:SS.mmm) in milliseconds."""
+    days, _, rest = total_cpu.rpartition("-")
+    *hm, seconds = rest.split(":")
+    minutes = sum(int(x) * 60 ** i for i, x in enumerate(reversed(hm)))
+    return round((int(days or 0) * 86400 + minutes * 60 + float(seconds)) * 1000)
+
+
 def test_each_job_took_the_runners_started_when_it_got_its_id(runs):
     """The driver starts a job's runners when the client asks for the job's id, while it stages
     the job; every job of the script (each its own client) took those runners and started no
