@@ -34,6 +34,11 @@
 # Environment: HAM_CLUSTER_DIR (state, default /var/tmp/ham-cluster; the shared root is its
 # shared/, exported by env.sh as HAM_CLUSTER_SHARED), HAM_CLUSTER_PORT_BASE
 # (default 16800; the cluster uses base+6, +17, +18, +19 and base+201.. for --no-netns nodes).
+# The port base also names the cluster's bridges, subnets, namespaces and veths, so a second
+# cluster (another directory and base) has its own and its `down` leaves the first's alone:
+# base 16800 has the names below, another base B has bridges hbBs/hbBf, 10.203.X.0/24 and
+# 10.204.X.0/24 (X = B mod 256), namespaces hamB-nodeN and hamB-storage; `up` refuses in one
+# line a subnet or bridge that something else already has.
 #
 # Each node is a slurmd in its own network, UTS and mount namespace: its own hostname (nodeN),
 # its own address on a private bridge (eth0 at 10.200.0.1N on hambr0: Slurm, the file system)
@@ -47,16 +52,24 @@ set -euo pipefail
 
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
 HERE=$(cd "$(dirname "$0")" && pwd)
-BRIDGE=hambr0
-SUBNET=10.200.0
-# The second network (the "fast" one): its bridge, its /24 and the nodes' interface on it.
-FAST_BRIDGE=hambr1
-FAST_SUBNET=10.202.0
-FAST_IF=eth1
-NETNS_PREFIX=ham-node
-CLUSTER=ham
 # Every port derives from one base, so a second cluster (another HAM_CLUSTER_DIR) can run beside.
 PORT_BASE=${HAM_CLUSTER_PORT_BASE:-16800}
+[[ "$PORT_BASE" =~ ^[1-9][0-9]{3,4}$ ]] && [ "$PORT_BASE" -le 65000 ] ||
+    { echo "cluster.sh: error: HAM_CLUSTER_PORT_BASE wants a port from 1000 to 65000, got '$PORT_BASE'" >&2; exit 1; }
+# The network's names: the default cluster's as they always were, another base's its own.
+# SUBNET and FAST_SUBNET are /24s (the fast one stands for a fabric beside the Ethernet); the
+# node's interface on the fast one is FAST_IF; VETH/FAST_VETH + N are node N's host ends.
+if [ "$PORT_BASE" = 16800 ]; then
+    BRIDGE=hambr0 FAST_BRIDGE=hambr1 SUBNET=10.200.0 FAST_SUBNET=10.202.0
+    NETNS_PREFIX=ham-node FS_NS=ham-storage VETH=veth-ham FAST_VETH=veth-hamf FS_VETH=veth-hamfs
+else
+    BRIDGE=hb${PORT_BASE}s FAST_BRIDGE=hb${PORT_BASE}f
+    SUBNET=10.203.$((PORT_BASE % 256)) FAST_SUBNET=10.204.$((PORT_BASE % 256))
+    NETNS_PREFIX=ham$PORT_BASE-node FS_NS=ham$PORT_BASE-storage
+    VETH=vh${PORT_BASE}s FAST_VETH=vh${PORT_BASE}f FS_VETH=vh${PORT_BASE}st
+fi
+FAST_IF=eth1
+CLUSTER=ham
 CTL_PORT=$((PORT_BASE + 17))
 SLURMD_PORT=$((PORT_BASE + 18))
 DBD_PORT=$((PORT_BASE + 19))
@@ -116,8 +129,9 @@ cmd_down() {
     # slurmstepd processes outlive slurmd: kill those whose spool dir is ours.
     local pid
     for pid in $(pgrep -x slurmstepd || true); do
-        if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "$DIR" ||
-           grep -qz "SLURM_CONF=$DIR" "/proc/$pid/environ" 2>/dev/null; then
+        # "$DIR/": another cluster's directory may start with this one's (ham-cluster-2).
+        if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF "$DIR/" ||
+           grep -qzF "SLURM_CONF=$DIR/" "/proc/$pid/environ" 2>/dev/null; then
             kill -KILL "$pid" 2>/dev/null || true
         fi
     done
@@ -137,14 +151,15 @@ cmd_down() {
         ip netns del "$ns" 2>/dev/null || true
         rm -f "$f"
     done
-    if [ -e "$DIR/run/bridge" ]; then
-        ip link del "$BRIDGE" 2>/dev/null || true
-        rm -f "$DIR/run/bridge"
-    fi
-    if [ -e "$DIR/run/fast-bridge" ]; then
-        ip link del "$FAST_BRIDGE" 2>/dev/null || true
-        rm -f "$DIR/run/fast-bridge"
-    fi
+    # The bridges `up` made, by the names it wrote down (the port base may have changed since;
+    # a file from before the names were written is empty: the default names).
+    local name
+    for f in "$DIR/run/bridge:$BRIDGE" "$DIR/run/fast-bridge:$FAST_BRIDGE"; do
+        [ -e "${f%%:*}" ] || continue
+        name=$(cat "${f%%:*}")
+        ip link del "${name:-${f#*:}}" 2>/dev/null || true
+        rm -f "${f%%:*}"
+    done
     log "stopped"
 }
 
@@ -187,21 +202,32 @@ GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';
 SQL
 }
 
+check_network_free() {  # the bridges and subnets `up` will make: nobody else's (after our down)
+    local br net used
+    for br in "$BRIDGE" "$FAST_BRIDGE"; do
+        ! ip link show "$br" >/dev/null 2>&1 || die "the bridge $br exists and is not this" \
+            "cluster's ($DIR): another cluster has HAM_CLUSTER_PORT_BASE=$PORT_BASE; choose another base"
+    done
+    for net in "$SUBNET" "$FAST_SUBNET"; do
+        used=$(ip -4 -o addr show to "$net.0/24" | awk '{print $2; exit}')
+        [ -z "$used" ] || die "the subnet $net.0/24 is in use on $used: another cluster's" \
+            "HAM_CLUSTER_PORT_BASE maps to it too; choose another base (a different base mod 256)"
+    done
+}
+
 setup_network() {  # setup_network NODES: both bridges + one namespace per node, on both
     local n=$1 i ns
     ip link add "$BRIDGE" type bridge
-    touch "$DIR/run/bridge"
+    echo "$BRIDGE" > "$DIR/run/bridge"
     ip addr add "$SUBNET.1/24" dev "$BRIDGE"
     ip link set "$BRIDGE" up
-    # A cluster.sh from before the second network stops a cluster without removing it.
-    ip link del "$FAST_BRIDGE" 2>/dev/null || true
     ip link add "$FAST_BRIDGE" type bridge
-    touch "$DIR/run/fast-bridge"
+    echo "$FAST_BRIDGE" > "$DIR/run/fast-bridge"
     ip addr add "$FAST_SUBNET.1/24" dev "$FAST_BRIDGE"
     ip link set "$FAST_BRIDGE" up
     for i in $(seq "$n"); do
-        add_host "$NETNS_PREFIX$i" "veth-ham$i" "$SUBNET.$((10 + i))"
-        add_link "$NETNS_PREFIX$i" "veth-hamf$i" "$FAST_BRIDGE" "$FAST_IF" "$FAST_SUBNET.$((10 + i))"
+        add_host "$NETNS_PREFIX$i" "$VETH$i" "$SUBNET.$((10 + i))"
+        add_link "$NETNS_PREFIX$i" "$FAST_VETH$i" "$FAST_BRIDGE" "$FAST_IF" "$FAST_SUBNET.$((10 + i))"
     done
 }
 
@@ -312,6 +338,10 @@ cmd_up() {
     id "$TEST_USER" >/dev/null 2>&1 || useradd -m -s /bin/bash "$TEST_USER"
     cmd_down 2>/dev/null || true
     check_ports_free "$nodes" "$netns"
+    # A cluster.sh from before the second network stopped the default cluster without removing
+    # hambr1 (with the ports free, no cluster of this base is running: it is nobody's).
+    [ "$PORT_BASE" != 16800 ] || ip link del "$FAST_BRIDGE" 2>/dev/null || true
+    [ "$netns" = 0 ] || check_network_free
     # A start-up that fails half-way stops what it started (the logs stay, for the error).
     trap 'log "start-up failed: stopped what it had started; logs in $DIR/log"; cmd_down >/dev/null 2>&1' EXIT
     rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
@@ -364,6 +394,8 @@ ENV
         cat >> "$DIR/env.sh" <<ENV
 export HAM_CLUSTER_FAST_NET=$FAST_SUBNET.0/24
 export HAM_CLUSTER_FAST_IF=$FAST_IF
+# Node N's network namespace: ip netns exec \$HAM_CLUSTER_NETNS_PREFIX\$N ...
+export HAM_CLUSTER_NETNS_PREFIX=$NETNS_PREFIX
 ENV
     fi
     trap - EXIT
@@ -438,11 +470,11 @@ cmd_isolate_node() {
     [[ "$secs" =~ ^[0-9]+$ ]] || die "isolate-node wants whole seconds, got '$secs'"
     node_pids "$i" >/dev/null
     # Both links: a node cut off loses the fast network too (a cluster started without it has
-    # no veth-hamf$i, hence the || true).
-    ip link set "veth-ham$i" down
-    ip link set "veth-hamf$i" down 2>/dev/null || true
+    # no fast veth, hence the || true).
+    ip link set "$VETH$i" down
+    ip link set "$FAST_VETH$i" down 2>/dev/null || true
     # The links come back by themselves, whatever happens to the caller.
-    setsid sh -c "sleep $secs; ip link set veth-ham$i up; ip link set veth-hamf$i up 2>/dev/null" \
+    setsid sh -c "sleep $secs; ip link set $VETH$i up; ip link set $FAST_VETH$i up 2>/dev/null" \
         </dev/null >/dev/null 2>&1 &
     log "node$i cut off the network for ${secs}s"
 }

@@ -1,5 +1,5 @@
 # The test cluster's network file system, sourced by cluster.sh (which sets DIR, SUBNET, BRIDGE,
-# SHARED, log, die, wait_for, kill_pidfile and add_host). GlusterFS from Debian: one storage node (its own network and
+# FS_NS, FS_VETH, SHARED, log, die, wait_for, kill_pidfile and add_host). GlusterFS from Debian: one storage node (its own network and
 # mount namespace on the cluster bridge) serves one volume; the login node (the host) and every
 # slurmd node mount it through a FUSE client of their own, at the same path ($SHARED), so bytes
 # cross the cluster network, clients cache separately and a node's unsent writes die with it.
@@ -11,9 +11,7 @@
 #   default  the package's defaults: another client can read old bytes, or find a renamed-away
 #            name, for about a second (weaker than NFS close-to-open)
 
-FS_NS=ham-storage
 FS_ADDR=$SUBNET.2
-FS_VETH=veth-hamfs
 FS_VOL=ham
 FS_DIR=$DIR/gluster
 # A client whose server stops answering fails its calls after this long (the package's default

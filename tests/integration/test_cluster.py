@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from ham.slurm import Slurm
+from tests.conftest import MAPREDUCE_JARS
 from tests.integration.conftest import wait_finished
 
 
@@ -94,3 +96,76 @@ def test_second_cluster_on_ports_in_use_is_refused(cluster, local_state):
     assert not list(state.glob("run/*.pid"))
     main = subprocess.run(["scontrol", "ping"], env=cluster, capture_output=True, text=True)
     assert "UP" in main.stdout
+
+
+def wordcount(env: dict[str, str], d: Path, nodes: int) -> dict[str, int]:
+    """A wordcount through `ham run -N nodes` on the cluster of env, with its shared root under
+    d: the counts it wrote (the caller compares them with the input's)."""
+    examples = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"))
+    (d / "in").mkdir(parents=True)
+    (d / "in" / "f").write_text("a b a\nc a\n")
+    (d / "shared").mkdir()
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", str(nodes), "--", "hadoop", "jar",
+                        str(examples), "wordcount", str(d / "in"), str(d / "out")], cwd=d,
+                       env={**env, "HAM_SHARED_ROOT": str(d / "shared")}, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return {w: int(n) for w, n in (line.split("\t") for f in sorted((d / "out").glob("part-r-*"))
+                                   for line in f.read_text().splitlines())}
+
+
+def links() -> dict[str, str]:
+    """This machine's network interfaces and their IPv4 /24s ('' for none)."""
+    out = subprocess.run(["ip", "-4", "-o", "addr"], capture_output=True, text=True, check=True).stdout
+    nets = {f[1]: f[3] for f in (line.split() for line in out.splitlines())}
+    names = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True, check=True).stdout
+    return {line.split(": ")[1].split("@")[0]: nets.get(line.split(": ")[1].split("@")[0], "")
+            for line in names.splitlines()}
+
+
+def namespaces() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True).stdout
+    return {line.split()[0] for line in out.splitlines()}
+
+
+def test_second_cluster_in_namespaces_beside_the_first(cluster, local_state, tmp_path):
+    """A second cluster in network namespaces (own directory and port base) has its own
+    bridges, subnets and namespaces: a job runs on each while both are up, and after its `down`
+    the first cluster's network is as it was and a job still runs there."""
+    state = local_state / "c2"
+    env = {**os.environ, "HAM_CLUSTER_DIR": str(state), "HAM_CLUSTER_PORT_BASE": "17800"}
+    env.pop("SLURM_CONF", None)
+    first_net = {k: v for k, v in links().items() if k.startswith(("hambr", "veth-ham"))}
+    first_ns = namespaces()
+    assert "hambr0" in first_net and "hambr1" in first_net, first_net
+    try:
+        up = subprocess.run([str(CLUSTER_SH), "up", "-n", "2"], env=env, capture_output=True,
+                            text=True, timeout=180)
+        assert up.returncode == 0, up.stderr[-2000:]
+        second = {**os.environ, "SLURM_CONF": str(state / "etc" / "slurm.conf"),
+                  "HAM_CLUSTER_SHARED": str(state / "shared")}
+        # Its own names: nothing of the first's network is taken or changed.
+        now = links()
+        assert {k: now.get(k) for k in first_net} == first_net
+        mine = {k: v for k, v in now.items() if k not in first_net and k.startswith(("hb17800", "vh17800"))}
+        assert mine.get("hb17800s") == "10.203.136.1/24" and mine.get("hb17800f") == "10.204.136.1/24", mine
+        assert namespaces() - first_ns == {"ham17800-node1", "ham17800-node2"}
+        # Both clusters answer, each with its own nodes, and a job runs on each while both are up.
+        for env_, n in ((cluster, 3), (second, 2)):
+            nodes = subprocess.run(["sinfo", "-h", "-N", "-o", "%N"], env=env_, capture_output=True,
+                                   text=True, check=True, timeout=30).stdout.split()
+            assert sorted(nodes) == [f"node{i}" for i in range(1, n + 1)]
+        assert wordcount(second, local_state / "job2", 2) == {"a": 3, "b": 1, "c": 1}
+        assert wordcount(cluster, tmp_path / "job1", 3) == {"a": 3, "b": 1, "c": 1}
+    finally:
+        down = subprocess.run([str(CLUSTER_SH), "down"], env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert down.returncode == 0, down.stderr[-2000:]
+    # The second cluster's network is gone, the first's is as it was and still carries jobs.
+    assert not [k for k in links() if k.startswith(("hb17800", "vh17800"))]
+    assert {k: links().get(k) for k in first_net} == first_net
+    assert namespaces() == first_ns
+    nodes = subprocess.run(["sinfo", "-h", "-N", "-t", "idle", "-o", "%N"], env=cluster,
+                           capture_output=True, text=True, timeout=30)
+    assert sorted(nodes.stdout.split()) == ["node1", "node2", "node3"], nodes.stderr
+    assert wordcount(cluster, tmp_path / "job3", 3) == {"a": 3, "b": 1, "c": 1}
