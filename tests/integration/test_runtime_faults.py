@@ -22,6 +22,61 @@ FLAKY = MAPPER.replace("import sys\n", "import os, sys\n"
 BROKEN = "#!/usr/bin/env python3\nimport sys\nsys.exit('this mapper always fails')\n"
 SLOW = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(12)\n", 1)
 
+# Prepended to a streaming script: the task writes to its attempt's stderr which runner (its
+# parent process) on which node ran it, so a test reads where a task really ran from the task
+# itself, not from what the driver says.
+WHERE = ("import os as _os, sys as _sys\n"
+         "_sys.stderr.write(f'ran in runner {_os.getppid()} on {_os.environ[\"SLURMD_NODENAME\"]}\\n')\n")
+
+
+def reporting(script: str) -> str:
+    """script, which first says where it runs (WHERE)."""
+    shebang, rest = script.split("\n", 1)
+    return f"{shebang}\n{WHERE}{rest}"
+
+
+def ran_in(d: Path, attempt: str) -> tuple[int, str]:
+    """(runner pid, node) that ran attempt of the job under d, from the attempt's own stderr."""
+    [log] = (d / "shared").glob(f"*/*/jobs/*/logs/{attempt}.*.stderr")
+    m = re.search(r"^ran in runner (\d+) on (\S+)$", log.read_text(), re.M)
+    assert m, f"{log} does not say where it ran: {log.read_text()[-500:]}"
+    return int(m.group(1)), m.group(2)
+
+
+def rerun_elsewhere(d: Path, lost_attempt: str, runner: int) -> dict:
+    """The status record's one successful attempt of lost_attempt's task, once it is asserted
+    to have run (its own stderr says so) in another runner than `runner`, the lost one."""
+    status = json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
+    lost = next(a for a in status["attempts"] if a["id"] == lost_attempt)
+    [rerun] = [a for a in status["attempts"] if a["task"] == lost["task"]
+               and a["state"] == "SUCCEEDED"]
+    pid, node = ran_in(d, rerun["id"])
+    assert pid != runner and node == rerun["node"], (pid, node, runner, rerun)
+    return rerun
+
+
+def runner_step(pid: int) -> tuple[str, str]:
+    """(node, Slurm step) of a task runner, from the environment srun gave it."""
+    env = dict(e.split(b"=", 1) for e in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+               if b"=" in e)
+    return env[b"SLURMD_NODENAME"].decode(), env[b"SLURM_STEP_ID"].decode()
+
+
+def replacement_on(d: Path, lost: tuple[str, str], timeout: float = 60) -> int:
+    """A task runner of the job under d running on the lost runner's node in a later Slurm step
+    than the lost one (runner_step of it, read before it was lost): the replacement's pid."""
+    node, step = lost
+
+    def new_runner() -> int | None:
+        for pid in runner_pids(d):
+            try:
+                if runner_step(pid)[0] == node and int(runner_step(pid)[1]) > int(step):
+                    return pid
+            except (OSError, KeyError):  # it just ended
+                continue
+        return None
+    return wait_for(new_runner, timeout, f"a replacement runner on {node}")
+
 
 def setup_data(tmp_path: Path, mapper: str) -> Path:
     (tmp_path / "in").mkdir()
@@ -90,8 +145,8 @@ def assert_settled(d: Path, state: str, *, resumable: bool = False) -> dict:
     in `state`: no runner left on any node; the output directory d/out complete with _SUCCESS
     (SUCCEEDED) or absent, never left with _temporary; the job's status record in that terminal
     state, with its finish time; no intermediate data left, unless the job stopped `resumable`:
-    then it keeps what a resume needs (the session's staging and the job's resumable marker,
-    with its map outputs if any finished).
+    then it keeps what a resume needs (the session's staging, the job's resumable marker, and
+    the map output of every map the record says succeeded).
     Returns the status record."""
     assert state in contract.TERMINAL_STATES
     wait_for(lambda: not runner_pids(d), 30, "task runners to exit on every node")
@@ -115,6 +170,10 @@ def assert_settled(d: Path, state: str, *, resumable: bool = False) -> dict:
         assert record["resumable"], record
         needed = [jd / contract.STAGING, job / contract.RESUMABLE]
         assert set(needed) <= set(left), f"a resume needs {needed}; kept {left}"
+        map_outputs = [job / contract.INTERMEDIATE_DIR / a["id"] / "file.out"
+                       for a in record["attempts"] if a["type"] == "MAP" and a["state"] == "SUCCEEDED"]
+        missing = [p for p in map_outputs if not p.is_file()]
+        assert not missing, f"a resume needs the finished maps' outputs; missing {missing}"
     else:
         assert not left, f"intermediate data left: {left}"
     return record
@@ -152,14 +211,17 @@ def test_task_always_failing_fails_job_cleanly(cluster, tmp_path):
 def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
     """The victim is a runner busy with a map (the parent of a running mapper.py): that attempt
     ends KILLED, as YARN ends an attempt lost with its container, and does not use up the
-    task's attempts (one here): the task runs again and succeeds."""
-    d = setup_data(tmp_path, SLOW)
+    task's attempts (one here): the task runs again in another runner (its own stderr says
+    which) and succeeds, and a new runner starts on the victim's node (a later srun step)."""
+    d = setup_data(tmp_path, reporting(SLOW))
     (d / "shared").mkdir()
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=15000",
                                                "-D", "mapreduce.map.maxattempts=1"))
     try:
         victim, attempt = wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
+        where = runner_step(victim)
         os.kill(victim, signal.SIGKILL)
+        replacement_on(d, where)
         out, err = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
@@ -171,6 +233,7 @@ def test_runner_sigkilled_mid_task_is_rerun(cluster, tmp_path):
     assert lost["state"] == "KILLED" and "lost: its process exited (Killed)" in lost["error"], lost
     rerun = [a for a in status["attempts"] if a["task"] == lost["task"] and a["id"] != attempt]
     assert [a["state"] for a in rerun] == ["SUCCEEDED"], rerun
+    rerun_elsewhere(d, attempt, victim)
 
 
 def test_client_sigkilled_leaves_no_runner_no_partial_output_and_a_terminal_record(cluster,
@@ -251,14 +314,16 @@ def running_script(scope: Path, script: str) -> tuple[int, str] | None:
 
 def test_runner_sigkilled_mid_reduce_is_rerun(cluster, tmp_path):
     d = setup_data(tmp_path, MAPPER)
-    (d / "reducer.py").write_text(SLOW_FIRST_REDUCE)
+    (d / "reducer.py").write_text(reporting(SLOW_FIRST_REDUCE))
     (d / "shared").mkdir()
     # No speculation: the other reduce's slow first attempt would get a speculative twin.
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2",
                                                "-D", "mapreduce.reduce.speculative=false"))
     try:
-        victim, _ = wait_for(lambda: running_script(d, "reducer.py"), 120, "a reduce running")
+        victim, attempt = wait_for(lambda: running_script(d, "reducer.py"), 120, "a reduce running")
+        where = runner_step(victim)
         os.kill(victim, signal.SIGKILL)
+        replacement_on(d, where)
         out, err = proc.communicate(timeout=600)
     finally:
         if proc.poll() is None:
@@ -272,5 +337,6 @@ def test_runner_sigkilled_mid_reduce_is_rerun(cluster, tmp_path):
     reduces = [a for a in status["attempts"] if a["type"] == "REDUCE"]
     lost = [a for a in reduces if a["state"] == "KILLED"]
     assert len(lost) == 1, reduces
-    assert any(a["task"] == lost[0]["task"] and a["state"] == "SUCCEEDED" for a in reduces)
+    assert lost[0]["id"] == attempt, (lost, attempt)
+    rerun_elsewhere(d, attempt, victim)
     assert not runner_pids(d)

@@ -18,7 +18,9 @@ from tests.conftest import HADOOP_CP
 from tests.integration.conftest import wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER
 from tests.integration.test_runtime_faults import (expected_counts, ham_popen, output_counts,
-                                                   runner_pids, streaming_cmd)
+                                                   replacement_on, reporting, rerun_elsewhere,
+                                                   runner_pids, runner_step, running_script,
+                                                   streaming_cmd)
 
 
 def write_inputs(d: Path, n: int, words: int = 300) -> None:
@@ -69,28 +71,27 @@ SLOW6 = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(6)\n", 1)
 
 
 def test_killed_runner_is_replaced_on_its_node(cluster, tmp_path):
+    """The lost runner's map runs again in another runner (the map's own stderr says which),
+    and a new runner starts on its node: a TaskRunner JVM there in a later srun step."""
     d = tmp_path
     write_inputs(d, 6)
-    (d / "mapper.py").write_text(SLOW8)
+    (d / "mapper.py").write_text(reporting(SLOW8))
     (d / "reducer.py").write_text(REDUCER)
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=20000"))
     try:
-        wait_for(lambda: runner_pids(d), 240, "task runners")
-        time.sleep(4)  # maps are running (8 s each)
-        victim = runner_pids(d)[0]
-        node = node_of(victim)
+        victim, attempt = wait_for(lambda: running_script(d, "mapper.py"), 240, "a map running")
+        node, _ = where = runner_step(victim)
         before = read_status(d)["runners"]
         killed_at = time.time()
         os.kill(victim, signal.SIGKILL)
+        replacement = replacement_on(d, where)
         out, err = communicate(proc, d)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 0, err[-4000:]
     assert output_counts(d / "out") == expected_counts(d)
-    # The driver saw the runner's exit at once (srun's message) and started one on its node.
-    log = driver_log(d)
-    assert f"started replacement runner g1-p0 on {node}" in log, log[-4000:]
+    rerun_elsewhere(d, attempt, victim)
     status = read_status(d)
     assert status["state"] == "SUCCEEDED"
     assert status["runners"] == before + 1 and status["runner_launches"] == 2
@@ -98,8 +99,10 @@ def test_killed_runner_is_replaced_on_its_node(cluster, tmp_path):
     assert f"Task runner {node}/g1-p0/" in log, log[-2000:]
     # Its attempt was re-run at once (the process exit, not the 20 s heartbeat timeout).
     lost = [a for a in status["attempts"] if a["state"] == "KILLED"]
-    assert len(lost) == 1 and "its process exited (Killed)" in lost[0]["error"], lost
+    assert len(lost) == 1 and lost[0]["id"] == attempt, (lost, attempt)
+    assert "its process exited (Killed)" in lost[0]["error"], lost
     assert lost[0]["finish"] / 1000 - killed_at < 10
+    assert replacement != victim
 
 
 def test_runner_on_unhealthy_node_is_not_replaced(cluster, tmp_path):
@@ -137,20 +140,20 @@ def test_runner_on_unhealthy_node_is_not_replaced(cluster, tmp_path):
 
 def test_silent_runner_is_replaced_and_told_to_exit(cluster, tmp_path):
     """A runner that stops talking (SIGSTOP: alive, silent) is lost after the heartbeat timeout,
-    replaced on its node, and when it wakes up its stale task is refused and it exits."""
+    replaced on its node (a TaskRunner JVM there in a later srun step), its map runs again in
+    another runner (the map's own stderr says which), and when it wakes up its stale task is
+    refused and it exits."""
     d = tmp_path
     write_inputs(d, 3)
-    (d / "mapper.py").write_text(SLOW6)
+    (d / "mapper.py").write_text(reporting(SLOW6))
     (d / "reducer.py").write_text(REDUCER)
     proc = ham_popen(d, cluster, streaming_cmd(d, "out", "-D", "ham.heartbeat.timeout.ms=8000"))
     victim = None
     try:
-        wait_for(lambda: runner_pids(d), 240, "task runners")
-        time.sleep(3)
-        victim = runner_pids(d)[0]
-        node = node_of(victim)
+        victim, attempt = wait_for(lambda: running_script(d, "mapper.py"), 240, "a map running")
+        node, _ = where = runner_step(victim)
         os.kill(victim, signal.SIGSTOP)
-        wait_for(lambda: read_status(d)["runner_launches"] >= 2, 60, "a replacement runner")
+        replacement_on(d, where)
         os.kill(victim, signal.SIGCONT)
         out, err = communicate(proc, d)
     finally:
@@ -163,6 +166,7 @@ def test_silent_runner_is_replaced_and_told_to_exit(cluster, tmp_path):
             proc.kill()
     assert proc.returncode == 0, err[-4000:]
     assert output_counts(d / "out") == expected_counts(d)
+    rerun_elsewhere(d, attempt, victim)
     assert re.search(rf"Task runner {node}/g0-p\d+/{victim} on {node} lost \(no contact with "
                      rf"the driver for \d+ s\); started replacement runner g\d+-p0 on {node}",
                      driver_log(d)), driver_log(d)[-4000:]

@@ -2,8 +2,9 @@
 and SIGKILL of the client are in test_runtime_faults.py, with the same check, assert_settled):
 afterwards no runner on any node, the output directory absent (never half-written) and the job's
 status record KILLED. A job run with ham.resumable=false leaves no intermediate data; a
-resumable one (the default) keeps what a resume needs until `ham cleanup --resumable`
-(tests/integration/test_resume.py resumes them).
+resumable one (the default) keeps what a resume needs, the finished maps' outputs among it,
+until `ham cleanup --resumable` (tests/integration/test_resume.py resumes them). SIGKILL of
+`ham run` and Ctrl-C are tested both ways, each once a map has finished.
 Also `ham status --json` shows a running job's progress moving."""
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from tests.integration.conftest import bring_time_limit_near, finished, wait_finished, wait_for
 from tests.integration.test_runtime import JOBCLIENT_TESTS
@@ -79,25 +82,56 @@ def test_time_limit_mid_job(cluster, tmp_path):
     assert_settled(d, "KILLED")
 
 
-def test_sigkill_of_ham_run(cluster, tmp_path):
-    d = setup_data(tmp_path, sleepy(30))
+# Map 0 holds for a minute, the others end at once: a job stopped while map 0 runs has map
+# outputs, which a resumable job must keep and any other must not leave behind.
+FIRST_MAP_HOLDS = MAPPER.replace(
+    "import sys\n", "import os, sys, time\n"
+    "if '_m_000000_' in os.environ['mapreduce_task_attempt_id']:\n"
+    "    time.sleep(60)\n", 1)
+
+
+def some_maps_done(d: Path) -> bool:
+    """Map 0 running, and another map's success in the job's status record."""
+    status = next((d / "shared").glob("*/*/jobs/*/status.json"), None)
+    try:
+        done = status and json.loads(status.read_text())["maps"]["completed"] >= 1
+    except (OSError, ValueError):
+        return False
+    return bool(done and running_script(d, "mapper.py"))
+
+
+def ham_run_cmd(d: Path, resumable: bool) -> list[str]:
+    return [sys.executable, "-m", "ham", "run", "-N", "3", "--",
+            *streaming_cmd(d, "out", *(() if resumable else NOT_RESUMABLE))]
+
+
+def assert_stopped(d: Path, env: dict[str, str], resumable: bool) -> None:
+    if resumable:
+        assert_stopped_then_cleaned(d, env)
+    else:
+        assert_settled(d, "KILLED")
+
+
+@pytest.mark.parametrize("resumable", [True, False], ids=["resumable", "not-resumable"])
+def test_sigkill_of_ham_run(cluster, tmp_path, resumable):
+    d = setup_data(tmp_path, FIRST_MAP_HOLDS)
     (d / "shared").mkdir()
-    outer = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+    outer = subprocess.Popen(ham_run_cmd(d, resumable),
                              cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    # A map running (the runners start before the job is submitted: they alone say too little).
-    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
+    wait_for(lambda: some_maps_done(d), 120, "a map done and map 0 running")
     # outer `ham run` exec'd salloc; its child is the `ham run` inside the allocation.
     inner = subprocess.run(["pgrep", "-P", str(outer.pid), "-f", "ham run"], capture_output=True,
                            text=True).stdout.split()
     assert len(inner) == 1, inner
     os.kill(int(inner[0]), signal.SIGKILL)
     outer.wait(timeout=120)
-    # The reaper settles the job (resumable: its output held aside) and applies retention.
-    wait_for(lambda: list((d / "shared").glob("*/*/jobs/*/held-output")), 60, "the reaper")
-    wait_for(lambda: json.loads(next((d / "shared").glob("*/*/jobs/*/status.json")).read_text())
-             ["state"] == "KILLED", 60, "the record to end KILLED")
-    assert_stopped_then_cleaned(d, cluster)
+    # The reaper settles the job (resumable: its output held aside) and applies retention;
+    # the job's teardown is over when it has exited (the record ends KILLED before it cleans).
+    jd = next((d / "shared").glob("*/*"))
+    wait_for(lambda: subprocess.run(["pgrep", "-f", f"ham.reaper {jd} "]).returncode == 1, 120,
+             "the reaper to exit")
+    assert_stopped(d, cluster, resumable)
 
 
 def test_status_json_shows_progress_moving(cluster, tmp_path):
@@ -121,16 +155,16 @@ def test_status_json_shows_progress_moving(cluster, tmp_path):
     assert seen == sorted(seen)  # progress never goes back
 
 
-def test_ctrl_c_of_ham_run(cluster, tmp_path):
+@pytest.mark.parametrize("resumable", [True, False], ids=["resumable", "not-resumable"])
+def test_ctrl_c_of_ham_run(cluster, tmp_path, resumable):
     """Ctrl-C at a terminal sends SIGINT to the whole foreground process group."""
-    d = setup_data(tmp_path, sleepy(30))
+    d = setup_data(tmp_path, FIRST_MAP_HOLDS)
     (d / "shared").mkdir()
-    proc = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
+    proc = subprocess.Popen(ham_run_cmd(d, resumable),
                             cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
-    wait_for(lambda: running_script(d, "mapper.py"), 120, "a map running")
-    time.sleep(1)
+    wait_for(lambda: some_maps_done(d), 120, "a map done and map 0 running")
     os.killpg(proc.pid, signal.SIGINT)
     assert proc.wait(timeout=120) != 0
-    assert_stopped_then_cleaned(d, cluster)
+    assert_stopped(d, cluster, resumable)
