@@ -11,6 +11,8 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -203,19 +205,28 @@ def sbatch_ham_run(d: Path, cluster: dict[str, str], cmd: list[str],
     return job_id, spank_root() / getpass.getuser() / job_id
 
 
-def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, reference):
+@pytest.mark.parametrize("algorithm", [None, "1"], ids=["committer-v2-default", "committer-v1"])
+def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, reference,
+                                                          algorithm):
     """Every process of the job SIGKILLed (as when the driver's node is lost) after reduce 0
     committed and while reduce 1 runs: the SPANK epilog keeps what a resume needs, and the
-    resume recovers reduce 0 through the committer (algorithm 1: from the first run's job
-    attempt directory) and runs only reduce 1."""
+    resume recovers reduce 0 through the committer and runs only reduce 1: with the default
+    algorithm 2 (reduce 0's file already in the output directory) and with algorithm 1 (from
+    the first run's job attempt directory)."""
     d = tmp_path
     write_inputs(d, MAPS)
     (d / "mapper.py").write_text(MAPPER)
     (d / "reducer.py").write_text(holding(REDUCER, "int(task) == 1"))
     cmd = streaming_cmd(d, "out", "-D", "mapreduce.job.reduces=2",
                         "-D", "mapreduce.reduce.speculative=false",
-                        "-D", "mapreduce.fileoutputcommitter.algorithm.version=1")
+                        *(("-D", f"mapreduce.fileoutputcommitter.algorithm.version={algorithm}")
+                          if algorithm else ()))
     first, session = sbatch_ham_run(d, cluster, cmd)
+    # Another directory of the same Slurm job id (as after a restarted controller), with no
+    # resumable job: the epilog cleans it, and only the epilog would.
+    decoy = session.with_name(f"{first}.1")
+    (decoy / "staging").mkdir(parents=True)
+    (decoy / "jobs" / "job_0_0001" / "intermediate").mkdir(parents=True)
     try:
         job = job_dir(session, "jobs/job_*")
         wait_for(lambda: [a for a in status(job)["attempts"] if a["type"] == "REDUCE"
@@ -225,7 +236,10 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     finally:
         subprocess.run(["scancel", first], env=cluster, check=False)
     wait_for(lambda: not runner_pids(d), 60, "task runners to exit")
-    # The epilog ran, and kept the job (its staging and its map outputs).
+    # The epilog ran (it cleaned the decoy) and kept the job (its staging and its map outputs).
+    assert not (decoy / "staging").exists() and not (decoy / "jobs" / "job_0_0001" /
+                                                     "intermediate").exists()
+    shutil.rmtree(decoy)
     assert (session / "staging").exists() and list(job.glob("intermediate/attempt_*_m_*"))
 
     r = ham(d, cluster, "submit", "--resume", first, "-N", "3", "--wait", root=spank_root())
@@ -237,3 +251,30 @@ def test_driver_lost_after_a_reduce_committed_then_resume(cluster, tmp_path, ref
     # Once the job is over, its intermediate data goes with the usual retention.
     assert not (session / "staging").exists() and not (job / "intermediate").exists()
     assert ham(d, cluster, "cleanup", root=spank_root()).returncode == 0
+
+
+def test_ctrl_c_then_ham_run_resume(cluster, tmp_path, reference):
+    """`ham run` interrupted at the terminal (SIGINT to its process group) once the maps that do
+    not hold finished: the job stops resumable; `ham run --resume` in a new allocation runs
+    only the maps that had not finished and gives the local runner's output."""
+    d, cmd = held_maps_job(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *cmd], cwd=d,
+                            env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        job = job_dir(d / "shared")
+        wait_for(lambda: completed_maps(job) == HELD_FROM, 120, "the maps that do not hold")
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=120) != 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert_stopped_resumable(d, job)
+    first = job.parents[1].name
+    r = ham(d, cluster, "run", "-N", "3", "--resume", first)
+    assert r.returncode == 0, r.stderr[-3000:]
+    same_tree(reference, d / "out")
+    maps_run = attempts_run(history(job, 2), "MAP", 2)
+    assert sorted(a.split("_")[4] for a in maps_run) == \
+        [f"{i:06d}" for i in range(HELD_FROM, MAPS)], maps_run
