@@ -5,15 +5,19 @@
  *   job epilog   removes the job's intermediate data even if every HAM process was SIGKILLed.
  *
  * plugstack.conf:   required /path/ham_spank.so root=/lustre/ham
- * (root= is the shared root used when --ham is given without a value). The directory logic is
- * in ham_dirs.c. */
+ * (root= is the shared root used when --ham is given without a value). A job that names another
+ * directory (--ham=DIR) gets it worked on with its user's identity, not root's (user_root). The
+ * directory logic is in ham_dirs.c. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <slurm/spank.h>
@@ -46,11 +50,18 @@ static int has_value(const char *optarg)
 static int opt_cb(int val, const char *optarg, int remote)
 {
     (void)val;
-    (void)remote;
     ham_requested = 1;
     if (has_value(optarg)) {
         if (optarg[0] != '/' || strlen(optarg) >= sizeof(chosen_root)) {
             slurm_error("ham: --ham wants an absolute directory, got '%s'", optarg);
+            return ESPANK_BAD_ARG;
+        }
+        /* Checked where the user submits (sbatch, salloc, srun), so that a typo is one error
+         * there, not a job without its directory. */
+        struct stat st;
+        if (!remote && (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            slurm_error("ham: --ham=%s: no such directory (name an existing shared directory, "
+                        "or give --ham alone for the site's)", optarg);
             return ESPANK_BAD_ARG;
         }
         strcpy(chosen_root, optarg);
@@ -161,16 +172,65 @@ static int load_ctx(spank_t sp, int ac, char **av, struct job_ctx *ctx, int *rc)
     return 1;
 }
 
+/* Whether ctx's root is one the job chose rather than the site's (plugstack's root=). slurmd
+ * runs the prolog and epilog as root: in a root the job chose, they act as the job's user
+ * (as_user), so that --ham=/etc cannot make a directory of the user's where the user could
+ * not; and a failure there is the user's, logged but not returned, since a failed prolog or
+ * epilog drains the node. */
+static int user_root(const struct job_ctx *ctx)
+{
+    return strcmp(ctx->root, default_root) != 0;
+}
+
+static int create(const struct job_ctx *c)
+{
+    return ham_create_job_dir(c->root, c->user, c->jobid, c->uid, c->gid);
+}
+
+static int clean(const struct job_ctx *c)
+{
+    return ham_remove_intermediate(c->root, c->user, c->jobid) < 0 ? -1 : 0;
+}
+
+/* fn(c) in a child process with the job user's uid, gid and groups. Returns 0, or -1 with
+ * errno set (the child's errno). */
+static int as_user(const struct job_ctx *c, int (*fn)(const struct job_ctx *))
+{
+    gid_t groups[256];
+    int ngroups = (int)(sizeof(groups) / sizeof(groups[0]));
+    if (getgrouplist(c->user, c->gid, groups, &ngroups) < 0)
+        ngroups = 1, groups[0] = c->gid;  /* more groups than room: the primary one only */
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (setgroups((size_t)ngroups, groups) != 0 || setgid(c->gid) != 0 ||
+            setuid(c->uid) != 0)
+            _exit(errno & 0xff ? errno & 0xff : EPERM);
+        _exit(fn(c) == 0 ? 0 : (errno & 0xff ? errno & 0xff : EIO));
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    errno = WIFEXITED(status) ? WEXITSTATUS(status) : EINTR;
+    return -1;
+}
+
 int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
 {
     struct job_ctx c;
     int rc;
     if (!load_ctx(sp, ac, av, &c, &rc))
         return rc;
-    if (ham_create_job_dir(c.root, c.user, c.jobid, c.uid, c.gid) != 0) {
-        slurm_error("ham: cannot create the job directory for job %u under %s/%s: %s", c.jobid,
-                    c.root, c.user, strerror(errno));
-        return ESPANK_ERROR;
+    if ((user_root(&c) ? as_user(&c, create) : create(&c)) != 0) {
+        slurm_error("ham: cannot create the job directory for job %u under %s/%s: %s%s",
+                    c.jobid, c.root, c.user, strerror(errno),
+                    user_root(&c) ? " (as the job's user, in the directory the job named; the "
+                                    "job runs without it)" : "");
+        return user_root(&c) ? ESPANK_SUCCESS : ESPANK_ERROR;
     }
     return ESPANK_SUCCESS;
 }
@@ -184,6 +244,9 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     char path[4096];
     if (ham_job_dir_path(path, sizeof(path), c.root, c.user, c.jobid) != 0)
         return ESPANK_ERROR;
+    struct stat st;  /* the prolog could not make it (user_root): HAM makes its own */
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return ESPANK_SUCCESS;
     spank_err_t err = spank_setenv(sp, "HAM_JOB_DIR", path, 1);
     if (err == ESPANK_SUCCESS)
         err = spank_setenv(sp, "HAM_SHARED_ROOT", c.root, 1);
@@ -200,10 +263,10 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
     int rc;
     if (!load_ctx(sp, ac, av, &c, &rc))
         return rc;
-    if (ham_remove_intermediate(c.root, c.user, c.jobid) < 0) {
+    if ((user_root(&c) ? as_user(&c, clean) : clean(&c)) != 0) {
         slurm_error("ham: cleaning job %u under %s/%s: %s", c.jobid, c.root, c.user,
                     strerror(errno));
-        return ESPANK_ERROR;
+        return user_root(&c) ? ESPANK_SUCCESS : ESPANK_ERROR;
     }
     return ESPANK_SUCCESS;
 }

@@ -7,12 +7,14 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.conftest import CLUSTER_DIR
-from tests.integration.conftest import run_ham, wait_finished, wait_for
+from tests.integration.conftest import run_ham, session_dir, wait_finished, wait_for
+from tests.integration.test_non_root import USER, as_user
 
 
 def spank_root() -> Path:
@@ -167,3 +169,43 @@ def test_spank_setting_without_the_plugin_is_refused_in_one_line(cluster, tmp_pa
     jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", "spank-refused"],
                           capture_output=True, text=True, env=cluster).stdout
     assert "spank-refused" not in jobs
+
+
+def test_a_directory_the_job_names_is_made_and_cleaned_as_its_user(cluster):
+    """slurmd runs the prolog and epilog as root; in a directory the job names (--ham=DIR, not
+    plugstack's root=) they act as the job's user: where the user may not write, no directory
+    is made (root could), the job runs without one, and the node is not drained (a failed
+    prolog drains it); where the user may, it is made and cleaned as before. A DIR that does
+    not exist is refused by sbatch itself, in one line."""
+    base = session_dir("ham-spank-user-")
+    base.chmod(0o755)
+    closed, open_ = base / "closed", base / "open"
+    closed.mkdir(mode=0o755)  # root's; hamuser may read, not write
+    open_.mkdir()
+    open_.chmod(0o1777)
+    env = {"SLURM_CONF": cluster["SLURM_CONF"], "PATH": os.environ["PATH"]}
+    script = ('echo "DIR=${HAM_JOB_DIR:-none}"; '
+              '[ -z "$HAM_JOB_DIR" ] || mkdir -p "$HAM_JOB_DIR/staging/s"')
+    jobs = {}
+    for name, root in (("closed", closed), ("open", open_)):
+        r = as_user(["sbatch", "--parsable", f"--ham={root}", "-N1", "-o", f"{open_}/{name}.out",
+                     "--wrap", script], env, base)
+        assert r.returncode == 0, r.stderr
+        jobs[name] = r.stdout.strip()
+    for name, job_id in jobs.items():
+        assert wait_finished(job_id).exit_code == 0, (open_ / f"{name}.out").read_text()
+    assert (open_ / "closed.out").read_text() == "DIR=none\n"
+    assert not (closed / USER).exists()
+    job_dir = open_ / USER / jobs["open"]
+    assert (open_ / "open.out").read_text() == f"DIR={job_dir}\n"
+    assert job_dir.owner() == USER and (open_ / USER).owner() == USER
+    wait_for(lambda: not (job_dir / "staging").exists(), 10, "the epilog")
+    states = subprocess.run(["sinfo", "-h", "-N", "-o", "%N %T"], env=cluster, check=True,
+                            capture_output=True, text=True).stdout
+    assert "drain" not in states, states
+
+    missing = base / "missing"
+    r = as_user(["sbatch", "--parsable", f"--ham={missing}", "-N1", "--wrap", "true"], env, base)
+    assert r.returncode != 0 and not r.stdout.strip(), r.stdout
+    assert f"ham: --ham={missing}: no such directory" in r.stderr, r.stderr
+    shutil.rmtree(base)
