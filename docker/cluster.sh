@@ -389,11 +389,14 @@ export HAM_CLUSTER_DIR=$DIR
 # The shared root every node sees, and what it is (local, gluster-strict, gluster-default).
 export HAM_CLUSTER_SHARED=$SHARED
 export HAM_CLUSTER_FS=$fs_mode
+# The file-system server's address (gluster), on the cluster's first network.
+export HAM_CLUSTER_STORAGE_ADDR=$SUBNET.2
 ENV
     if [ "$netns" = 1 ]; then  # the second network (HAM's setting network can name either)
         cat >> "$DIR/env.sh" <<ENV
 export HAM_CLUSTER_FAST_NET=$FAST_SUBNET.0/24
 export HAM_CLUSTER_FAST_IF=$FAST_IF
+export HAM_CLUSTER_FAST_BRIDGE=$FAST_BRIDGE
 # Node N's network namespace: ip netns exec \$HAM_CLUSTER_NETNS_PREFIX\$N ...
 export HAM_CLUSTER_NETNS_PREFIX=$NETNS_PREFIX
 ENV

@@ -12,6 +12,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 CLUSTER_DIR = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster"))
+# Names of the test cluster's network (its env.sh; these defaults are the first cluster's, whose
+# env.sh may predate them): node N's namespace, the fast network's bridge, the storage node.
+NETNS_PREFIX = os.environ.get("HAM_CLUSTER_NETNS_PREFIX", "ham-node")
+FAST_BRIDGE = os.environ.get("HAM_CLUSTER_FAST_BRIDGE", "hambr1")
+STORAGE_ADDR = os.environ.get("HAM_CLUSTER_STORAGE_ADDR", "10.200.0.2")
 DIST = REPO / "mapreduce" / "target" / "dist"
 # The bundled client is laid out as a Hadoop installation (mapreduce/hadoop-layout).
 SHARE = DIST / "share" / "hadoop"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CLUSTER_DIR
+from tests.conftest import CLUSTER_DIR, FAST_BRIDGE, NETNS_PREFIX, STORAGE_ADDR
 from tests.integration.conftest import _slurm_jobs, wait_for
 from tests.integration.test_runtime import MAPPER, REDUCER
 from tests.integration.test_runtime_faults import (assert_settled, expected_counts, output_counts,
@@ -35,6 +35,8 @@ NODES = (1, 2, 3)
 # Each map holds its runner for a few seconds: the runners of all three nodes are connected
 # while `ss` looks.
 SLOW_MAPPER = MAPPER.replace("import sys\n", "import sys, time\ntime.sleep(4)\n", 1)
+# The cluster's first network (Slurm, the file system), as a regex: "10\\.200\\.0".
+FIRST_NET = re.escape(STORAGE_ADDR.rsplit(".", 1)[0])
 LISTENING = re.compile(r"HAM umbilical for \S+ listening on ([0-9.]+):([0-9]+)")
 
 
@@ -58,7 +60,7 @@ def endpoint(text: str) -> str:
 
 def established(node: int) -> list[tuple[str, str]]:
     """(local, peer) of the TCP connections in node's network namespace."""
-    out = subprocess.run(["ip", "netns", "exec", f"ham-node{node}", "ss", "-Htn", "state",
+    out = subprocess.run(["ip", "netns", "exec", f"{NETNS_PREFIX}{node}", "ss", "-Htn", "state",
                           "established"], capture_output=True, text=True, check=True).stdout
     return [(endpoint(f[2]), endpoint(f[3])) for f in (line.split() for line in out.splitlines())
             if len(f) >= 4]
@@ -220,7 +222,7 @@ def test_a_network_no_node_has_is_one_line(cluster, tmp_path, network):
     [line] = ham_lines(r.stderr, "error:")
     assert re.fullmatch(rf"ham: error: \S+ \(the driver's node\) has no address on network "
                         rf"'{re.escape(network)}' \(setting network, from environment "
-                        rf"HAM_NETWORK\); its addresses: .*10\.200\.0\.1.*", line), line
+                        rf"HAM_NETWORK\); its addresses: .*{FIRST_NET}\.1.*", line), line
     assert time.monotonic() - started < 30  # refused, not timed out
     assert not list((d / "shared").glob("*/*/conf")), "a job directory was made"
     assert not (d / "out").exists()
@@ -237,20 +239,20 @@ def test_compute_nodes_without_the_network_fail_the_job_in_one_line(cluster, tmp
     started = time.monotonic()
     r = subprocess.run(
         [sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out")],
-        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared"), "HAM_NETWORK": "hambr1"},
+        cwd=d, env={**cluster, "HAM_SHARED_ROOT": str(d / "shared"), "HAM_NETWORK": FAST_BRIDGE},
         capture_output=True, text=True, timeout=300)
     assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr[-3000:]
     # Well before the runners' start timeout (120 s): not a hang followed by a timeout.
     assert time.monotonic() - started < 90
     assert driver_address(d)[0] == login
     last = ham_lines(r.stderr)[-1]
-    assert re.fullmatch(r"ham: ERROR: job_\S+ FAILED: node[123] is not on network 'hambr1' "
+    assert re.fullmatch(rf"ham: ERROR: job_\S+ FAILED: node[123] is not on network '{FAST_BRIDGE}' "
                         r"\(setting network, ham\.network\): .*", last), ham_lines(r.stderr)
     runners_said = "".join(p.read_text() for p in
                            (d / "shared").glob("*/*/jobs/*/logs/runners.g*.log"))
     fast_prefix = re.escape(fast_net.rsplit(".", 1)[0])
-    assert re.search(r"node[123] has no address on network 'hambr1' \(setting network, "
-                     r"ham\.network\); its addresses: eth0 10\.200\.0\.1[123], eth1 "
+    assert re.search(rf"node[123] has no address on network '{FAST_BRIDGE}' \(setting network, "
+                     rf"ham\.network\); its addresses: eth0 {FIRST_NET}\.1[123], eth1 "
                      rf"{fast_prefix}\.1[123]", runners_said), runners_said[-3000:]
     assert_settled(d, "FAILED")
     nothing_left(d)

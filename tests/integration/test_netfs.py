@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CLUSTER_DIR, REPO
+from tests.conftest import CLUSTER_DIR, NETNS_PREFIX, REPO, STORAGE_ADDR
 from tests.integration.conftest import run_ham
 from tests.integration.test_runtime import EXAMPLES
 
@@ -39,10 +39,10 @@ def test_every_node_mounts_it_with_its_own_client(cluster):
     clients = {}
     for i in (1, 2, 3):
         mount = on_node(f"node{i}", "findmnt", "-n", "-o", "FSTYPE,SOURCE", shared).split()
-        assert mount == ["fuse.glusterfs", "10.200.0.2:ham"], mount
+        assert mount == ["fuse.glusterfs", f"{STORAGE_ADDR}:ham"], mount
         pid = int((CLUSTER_DIR / "gluster" / "clients" / f"node{i}.pid").read_text())
         # The client serving the node is a process of the node (its network namespace).
-        assert str(pid) in subprocess.run(["ip", "netns", "pids", f"ham-node{i}"],
+        assert str(pid) in subprocess.run(["ip", "netns", "pids", f"{NETNS_PREFIX}{i}"],
                                           capture_output=True, text=True).stdout.split()
         clients[i] = pid
     clients[0] = int((CLUSTER_DIR / "gluster" / "clients" / "host.pid").read_text())
