@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import shutil
-import subprocess
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hambench.chain import cold_cache
-from hambench.data import wordcount_input
 from hambench.jobs import Sample, Step
-from hambench.util import EXAMPLES_JAR, TESTS_JAR, WORK, BenchError
-
-OUT = WORK / "out"
+from hambench.util import TESTS_JAR, WORK
 
 
 def _client_jit_default() -> str:
@@ -25,17 +18,24 @@ def _client_jit_default() -> str:
 
 @dataclass
 class Params:
-    """Sizes and knobs; with the defaults the whole suite takes about an hour on the 2-core test
-    machine (scale ~8 min, dfsio ~5 min a round)."""
+    """Sizes and knobs. The defaults are the full run (hours: bench/README.md has the estimate
+    from the smoke runs); --smoke gives tiny sizes of every kind, for a check in minutes."""
 
     rounds: int = 3
     nodes: int = 3
     slots_per_node: int = 1          # task runners (HAM) = containers (YARN) per node
-    dispatch_maps: int = 60
-    dispatch_map_ms: int = 1
-    wc_mb: int = 64
+    # growth (hambench/growth.py): each list is the sizes of one case, on `nodes` nodes
+    maps: list[int] = field(default_factory=lambda: [60, 300, 3_000, 10_000])
+    wc_mib: list[int] = field(default_factory=lambda: [64, 1_024, 4_096])
+    tera_mb: list[int] = field(default_factory=lambda: [1_000, 4_000, 10_000])
+    node_counts: list[int] = field(default_factory=lambda: [1, 2, 3])
+    nodes_wc_mib: int = 1_024        # the wordcount of the node sweep
     wc_files: int = 4
-    tera_rows: int = 1_500_000       # 100-byte rows: 150 MB
+    yarn_default_max_maps: int = 300  # the default YARN takes ~1.2 s a map: 10,000 = 3 h
+    # job mixes, in one allocation on `nodes` nodes: wordcount of mix_wc_mib
+    mix_jobs: int = 20
+    mix_parallel: int = 3
+    mix_wc_mib: int = 64
     dfsio_files: int = 3
     dfsio_mb: int = 2048            # big enough that task start-up does not dominate
     dfsio_settle_s: int = 20        # wait after each page-cache drop (chain.cold_cache)
@@ -54,7 +54,7 @@ class Params:
     # the driver JVM's JIT, as the setting client_jit gives a job's client JVM (its default)
     scale_client_jit: str = field(default_factory=_client_jit_default)
     yarn: bool = True
-    lustre: bool = True              # also run HAM on lustre:// (wordcount, terasort, dfsio)
+    lustre: bool = True              # also run TestDFSIO on lustre://
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
 
     @property
@@ -62,24 +62,26 @@ class Params:
         return self.nodes * self.slots_per_node
 
     @classmethod
-    def quick(cls) -> "Params":
-        return cls(rounds=3, dispatch_maps=24, wc_mb=12, wc_files=3, tera_rows=50_000,
-                   dfsio_files=3, dfsio_mb=32, dfsio_settle_s=2, driver_maps=200,
-                   driver_runners_per_node=3,
-                   resume_maps=24, resume_map_ms=1000, scale_maps=[1_000, 10_000],
-                   scale_runners=[100, 1_000], yarn=False,
-                   cases=[c for c in ALL_CASES if c != "terasort"])
+    def smoke(cls) -> "Params":
+        """Every size kind at a tiny size, every system, one round: minutes, not hours."""
+        return cls(rounds=1, maps=[6, 12], wc_mib=[4, 8], tera_mb=[5, 10], node_counts=[1, 2],
+                   nodes_wc_mib=4, yarn_default_max_maps=12, mix_jobs=3, mix_parallel=3,
+                   mix_wc_mib=4, dfsio_files=3, dfsio_mb=16, dfsio_settle_s=1, driver_maps=60,
+                   driver_runners_per_node=2, resume_maps=12, resume_map_ms=500,
+                   scale_maps=[1_000], scale_runners=[100],
+                   cases=["jobs", "dfsio"])
 
 
-ALL_CASES = ("dispatch", "wordcount", "terasort", "dfsio", "driver", "resume", "scale")
+# jobs: the growth points and job mixes of every system (hambench/rounds.py)
+ALL_CASES = ("jobs", "dfsio", "driver", "resume", "scale")
 # Cases that need no Slurm cluster (the suite leaves the test cluster alone when only these run)
 NO_CLUSTER_CASES = ("scale",)
 
-# HAM on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same directories
-# as the file:// runs, reached through HAM's Lustre file system (raw, large buffers) instead of
-# Hadoop's checksummed local one. Its variant names: "ham-lustre" (job cases), "lustre" (dfsio).
+# TestDFSIO on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same
+# directories as the file:// run, reached through HAM's Lustre file system (raw, large buffers,
+# direct I/O) instead of Hadoop's checksummed local one. Its variant name: "lustre".
 LUSTRE_ROOT = WORK
-LUSTRE_VARIANTS = ("ham-lustre", "lustre")
+LUSTRE_VARIANTS = ("lustre",)
 
 
 def lustre_env(env: dict[str, str]) -> dict[str, str]:
@@ -91,68 +93,6 @@ def on_fs(path: Path, variant: str) -> str:
     if variant in LUSTRE_VARIANTS:
         return "lustre:///" + str(path.relative_to(LUSTRE_ROOT))
     return str(path)
-
-
-# ---- 1. dispatch overhead ----------------------------------------------------------------
-
-def dispatch_steps(p: Params, variant: str) -> list[Step]:
-    return [Step("sleep", TESTS_JAR, "sleep",
-                 ("-m", str(p.dispatch_maps), "-r", "1", "-mt", str(p.dispatch_map_ms),
-                  "-rt", "1"))]
-
-
-def dispatch_ideal_s(p: Params) -> float:
-    return math.ceil(p.dispatch_maps / p.slots) * p.dispatch_map_ms / 1000.0 + 0.001
-
-
-def dispatch_metrics(p: Params, s: Sample) -> dict[str, float]:
-    tasks = p.dispatch_maps + 1
-    m = {"cmd_s": s.cmd_s, "overhead_ms_per_task": (s.cmd_s - dispatch_ideal_s(p)) / tasks * 1e3}
-    st = s.steps[0]
-    if st.get("job_s"):
-        m["job_s"] = st["job_s"]
-    if st.get("map_span_s"):  # HAM: steady-state cost of one task on one runner
-        m["slot_ms_per_map"] = (st["map_span_s"] * p.slots / p.dispatch_maps
-                                - p.dispatch_map_ms / 1000.0) * 1e3
-    return m
-
-
-# ---- 2. throughput ---------------------------------------------------------------------
-
-def wordcount_steps(p: Params, variant: str) -> list[Step]:
-    src = wordcount_input(p.wc_mb, p.wc_files)
-    out = OUT / variant / "wc"
-    return [Step("wordcount", EXAMPLES_JAR, "wordcount", (on_fs(src, variant), on_fs(out, variant)),
-                 conf=(("mapreduce.job.reduces", str(p.slots)),), clean=(out,))]
-
-
-def terasort_steps(p: Params, variant: str) -> list[Step]:
-    d = OUT / variant / "tera"
-    gen, srt, val = d / "gen", d / "sorted", d / "report"
-    # YARN with fs.defaultFS=file:///: YarnChild sets the default (= local) file system's working
-    # directory to the client's, so TeraSort's relative "_partition.lst" (a distributed-cache
-    # link in the container directory) is looked up there; point it at the output directory,
-    # where TeraSort writes that file. HAM and the local runner need no such setting.
-    yarn_fix = (("mapreduce.job.working.dir", str(srt)),) if variant == "yarn" else ()
-    g, s, v = (on_fs(x, variant) for x in (gen, srt, val))
-    return [
-        Step("teragen", EXAMPLES_JAR, "teragen", (str(p.tera_rows), g),
-             conf=(("mapreduce.job.maps", str(p.slots)),), clean=(gen, srt, val)),
-        Step("terasort", EXAMPLES_JAR, "terasort", (g, s),
-             conf=(("mapreduce.job.reduces", str(p.slots)), *yarn_fix)),
-        Step("teravalidate", EXAMPLES_JAR, "teravalidate", (s, v)),
-    ]
-
-
-def job_metrics(p: Params, s: Sample) -> dict[str, float]:
-    m = {"cmd_s": s.cmd_s}
-    for st in s.steps:
-        m[f"{st['name']}_s"] = st["wall_s"]
-    return m
-
-
-def cleanup_outputs(variant: str) -> None:
-    shutil.rmtree(OUT / variant, ignore_errors=True)
 
 
 # ---- 4. I/O: TestDFSIO through HAM vs dd ---------------------------------------------------
@@ -196,40 +136,6 @@ def dfsio_metrics(p: Params, s: Sample, variant: str) -> dict[str, float]:
         m["write_per_file_MBps"], m["read_per_file_MBps"] = rep[0], rep[1]
     shutil.rmtree(dfsio_dir(variant) / "data", ignore_errors=True)
     return m
-
-
-def raw_io(p: Params, variant: str) -> dict[str, float]:
-    """dd the same files/bytes into the directory where the variant's TestDFSIO wrote its files
-    (test.build.data/io_data), with the same parallelism: writes with fdatasync, reads after
-    dropping the page cache, each from a cache dropped as long ago as the HAM run's."""
-    d = dfsio_dir(variant) / "data" / "io_data"
-    shutil.rmtree(d, ignore_errors=True)
-    d.mkdir(parents=True)
-    files = [d / f"f{i}" for i in range(p.dfsio_files)]
-    total = p.dfsio_files * p.dfsio_mb
-
-    def parallel(argvs: list[list[str]]) -> tuple[float, list[float]]:
-        walls: list[float] = []
-        t0 = time.time()
-        for i in range(0, len(argvs), p.slots):  # at most `slots` at a time, like the tasks
-            batch = [(time.time(), subprocess.Popen(a, stdout=subprocess.DEVNULL,
-                                                    stderr=subprocess.DEVNULL))
-                     for a in argvs[i:i + p.slots]]
-            for start, proc in batch:
-                if proc.wait() != 0:
-                    raise BenchError(f"dd failed: {proc.args}")
-                walls.append(time.time() - start)
-        return time.time() - t0, walls
-
-    cold_cache(p.dfsio_settle_s)
-    w, ww = parallel([["dd", "if=/dev/zero", f"of={f}", "bs=1M", f"count={p.dfsio_mb}",
-                       "conv=fdatasync"] for f in files])
-    cold = cold_cache(p.dfsio_settle_s)
-    r, rw = parallel([["dd", f"if={f}", "of=/dev/null", "bs=1M"] for f in files])
-    shutil.rmtree(d, ignore_errors=True)
-    return {"write_MBps": total / w, "read_MBps": total / r, "cold_reads": float(cold),
-            "write_per_file_MBps": sum(p.dfsio_mb / x for x in ww) / len(ww),
-            "read_per_file_MBps": sum(p.dfsio_mb / x for x in rw) / len(rw)}
 
 
 # ---- 6. driver scale ------------------------------------------------------------------------

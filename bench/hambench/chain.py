@@ -1,6 +1,10 @@
 """Run several commands one after another and record each one's wall time.
 
     python3 chain.py OUT.json [--time-v DIR] [--sync SETTLE_S] -- CMD1 ... --then CMD2 ... [--then ...]
+    python3 chain.py OUT.json --parallel -- CMD1 ... --then CMD2 ...
+
+With --parallel the commands run all at once (the job mix of 3 jobs in one allocation) and the
+status is the first failing one's.
 
 Used inside `ham run` (so `hadoop` is HAM's) to time each `hadoop jar` client separately, and
 optionally to wrap each in `/usr/bin/time -v` (driver CPU time and max RSS). With --sync, after
@@ -28,6 +32,9 @@ def main(argv: list[str]) -> int:
     if rest[:1] == ["--time-v"]:
         time_v, rest = Path(rest[1]), rest[2:]
     settle: float | None = None
+    parallel = rest[:1] == ["--parallel"]
+    if parallel:
+        rest = rest[1:]
     if rest[:1] == ["--sync"]:
         settle, rest = float(rest[1]), rest[2:]
     assert rest[:1] == ["--"], \
@@ -38,6 +45,8 @@ def main(argv: list[str]) -> int:
             cmds.append([])
         else:
             cmds[-1].append(a)
+    if parallel:
+        return _parallel(out, cmds)
     steps = []
     rc = 0
     for i, cmd in enumerate(cmds):
@@ -56,6 +65,20 @@ def main(argv: list[str]) -> int:
         if rc != 0:
             break
     return rc
+
+
+def _parallel(out: Path, cmds: list[list[str]]) -> int:
+    procs = [(time.time(), subprocess.Popen(cmd)) for cmd in cmds]
+    ends: dict[int, float] = {}
+    while len(ends) < len(procs):  # each command's own end, whichever ends first
+        for i, (_, p) in enumerate(procs):
+            if i not in ends and p.poll() is not None:
+                ends[i] = time.time()
+        time.sleep(0.02)
+    steps = [{"argv": cmd, "rc": p.returncode, "t0": t0, "t1": ends[i]}
+             for i, (cmd, (t0, p)) in enumerate(zip(cmds, procs))]
+    out.write_text(json.dumps(steps, indent=1))
+    return next((s["rc"] for s in steps if s["rc"]), 0)
 
 
 def cold_cache(settle_s: float) -> bool:

@@ -13,28 +13,29 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hambench import cases as C
-from hambench import resume, scale
-from hambench.jobs import RECORDS, Sample, run_ham, run_local, run_yarn, startup_split
+from hambench import growth, layout, limit, localconf, resume, rounds, scale, yarn
+from hambench.jobs import RECORDS, Sample, run_ham, startup_split
 from hambench.report import write_all
-from hambench.util import (RESULTS, WORK, YARN_LIB, BenchError, cluster_env, ensure_cluster,
-                           log, snapshot_dist)
-from hambench.yarn import YarnCluster
+from hambench.systems import SYSTEMS
+from hambench.util import (REPO, RESULTS, WORK, YARN_LIB, BenchError, cluster_env,
+                           ensure_cluster, log, snapshot_dist)
 
-JOB_CASES = ("dispatch", "wordcount", "terasort")
-STEPS: dict[str, Callable[[C.Params, str], list[C.Step]]] = {
-    "dispatch": C.dispatch_steps, "wordcount": C.wordcount_steps, "terasort": C.terasort_steps}
+
+def _ints(v: str) -> list[int]:
+    return [int(x) for x in v.split(",") if x]
 
 
 def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     ap = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    ap.add_argument("--quick", action="store_true", help="small sizes (~3-4 min)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="every system at tiny sizes of every kind, 1 round (minutes)")
     ap.add_argument("--rounds", type=int)
     ap.add_argument("--cases", help=f"comma list of {','.join(C.ALL_CASES)}")
-    ap.add_argument("--no-yarn", action="store_true", help="skip the ephemeral YARN baseline")
-    ap.add_argument("--yarn", action="store_true", help="include YARN (default except --quick)")
-    ap.add_argument("--no-lustre", action="store_true",
-                    help="skip HAM on lustre:// (variants ham-lustre and lustre)")
-    ap.add_argument("--out", default=str(RESULTS))
+    ap.add_argument("--systems", help=f"comma list of {','.join(SYSTEMS)} (default: all)")
+    ap.add_argument("--no-yarn", action="store_true", help="leave out both YARN systems")
+    ap.add_argument("--no-mixes", action="store_true", help="leave out the job mixes")
+    ap.add_argument("--no-lustre", action="store_true", help="skip TestDFSIO on lustre://")
+    ap.add_argument("--out", help="results directory (default: bench/results/<date>-<commit>)")
     ap.add_argument("--scale-dist", metavar="DIR",
                     help="scale: the HAM bundle to measure (default: this tree's build)")
     ap.add_argument("--scale-conf", metavar="KEY=VALUE", action="append", default=[],
@@ -44,18 +45,18 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
                          "default)")
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite results.md and the plots from OUT/results.json")
-    for name in ("nodes", "slots_per_node", "dispatch_maps", "dispatch_map_ms", "wc_mb",
-                 "wc_files", "tera_rows", "dfsio_files", "dfsio_mb", "dfsio_settle_s",
-                 "driver_maps", "driver_runners_per_node", "resume_maps", "resume_map_ms",
-                 "scale_heartbeat_ms", "scale_connect_ramp_ms", "scale_sim_warmup"):
+    for name in ("nodes", "slots_per_node", "nodes_wc_mib", "wc_files", "yarn_default_max_maps",
+                 "mix_jobs", "mix_parallel", "mix_wc_mib", "dfsio_files", "dfsio_mb",
+                 "dfsio_settle_s", "driver_maps", "driver_runners_per_node", "resume_maps",
+                 "resume_map_ms", "scale_heartbeat_ms", "scale_connect_ramp_ms",
+                 "scale_sim_warmup"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
-    for name in ("scale_maps", "scale_runners"):
-        ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...",
-                        type=lambda v: [int(x) for x in v.split(",") if x])
+    for name in ("maps", "wc_mib", "tera_mb", "node_counts", "scale_maps", "scale_runners"):
+        ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...", type=_ints)
     a = ap.parse_args(argv)
-    p = C.Params.quick() if a.quick else C.Params()
+    p = C.Params.smoke() if a.smoke else C.Params()
     for k, v in vars(a).items():
-        if v is not None and k not in ("quick", "yarn", "no_yarn", "cases", "out",
+        if v is not None and k not in ("smoke", "no_yarn", "cases", "out", "systems",
                                        "report_only", "no_lustre", "scale_dist", "scale_conf") \
                 and hasattr(p, k):
             setattr(p, k, v)
@@ -64,8 +65,6 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
         bad = set(p.cases) - set(C.ALL_CASES)
         if bad:
             ap.error(f"unknown case(s): {', '.join(sorted(bad))}")
-    if a.yarn:
-        p.yarn = True
     if a.no_yarn:
         p.yarn = False
     if a.no_lustre:
@@ -75,29 +74,51 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     return p, a
 
 
+def systems_of(a: argparse.Namespace, p: C.Params) -> list[str]:
+    chosen = [x for x in (a.systems or ",".join(SYSTEMS)).split(",") if x]
+    bad = set(chosen) - set(SYSTEMS)
+    if bad:
+        raise SystemExit(f"bench/run.sh: unknown system(s) {', '.join(sorted(bad))}; "
+                         f"known: {', '.join(SYSTEMS)}")
+    return [x for x in chosen if p.yarn or not x.startswith("yarn")]
+
+
 def main(argv: list[str]) -> int:
     p, a = parse(argv)
+    out = Path(a.out) if a.out else layout.new_run_dir(RESULTS, REPO)
     if a.report_only:
-        return report_only(Path(a.out))
+        return report_only(out)
+    systems = systems_of(a, p)
     env = cluster_env()
     if not set(p.cases) <= set(C.NO_CLUSTER_CASES):
         ensure_cluster(env)
     env["HAM_BUNDLE_DIR"] = str(snapshot_dist())
     scale_classes = scale.snapshot_classes() if "scale" in p.cases else None
-    if p.yarn and any(c in p.cases for c in JOB_CASES) \
+    if "jobs" in p.cases and any(x.startswith("yarn") for x in systems) \
             and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
         raise SystemExit(f"{YARN_LIB} has no YARN jars: run bench/run.sh (it fetches them with "
                          f"mvn -f bench/yarn/pom.xml) or pass --no-yarn")
-    out = Path(a.out)
     samples: list[dict[str, Any]] = []
     t_suite = time.time()
+    plan = rounds.JobPlan(
+        points=growth.points(p.maps, p.wc_mib, p.tera_mb, p.node_counts, p.nodes,
+                             p.nodes_wc_mib),
+        systems=systems, slots_per_node=p.slots_per_node, wc_files=p.wc_files,
+        nodes=p.nodes, mix_jobs=p.mix_jobs, mix_parallel=p.mix_parallel,
+        mix_wc_mib=p.mix_wc_mib, yarn_default_max_maps=p.yarn_default_max_maps,
+        mixes=not a.no_mixes)
     meta: dict[str, Any] = {
         "command": "bash bench/run.sh " + shlex.join(argv),
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "commit": layout.git_commit(REPO),
         "params": {**vars(p), "scale_dist": a.scale_dist, "scale_conf": a.scale_conf},
-        "sizes": (f"dispatch {p.dispatch_maps} maps x {p.dispatch_map_ms} ms + 1 reduce; "
-                  f"wordcount {p.wc_mb} MiB in {p.wc_files} files; teragen/terasort/teravalidate "
-                  f"{p.tera_rows} rows ({p.tera_rows * 100 / 1e6:.0f} MB); TestDFSIO "
+        "systems": systems,
+        "points": [pt.label for pt in plan.points],
+        "skipped": plan.skipped,
+        "sizes": (f"many-map wordcount over {p.maps} one-line files; wordcount {p.wc_mib} MiB "
+                  f"in {p.wc_files} files; terasort {p.tera_mb} MB; wordcount {p.nodes_wc_mib} "
+                  f"MiB on {p.node_counts} nodes; mixes: {p.mix_jobs} in a row and "
+                  f"{p.mix_parallel} at once, wordcount {p.mix_wc_mib} MiB; TestDFSIO "
                   f"{p.dfsio_files} x {p.dfsio_mb} MB; driver {p.driver_maps} no-op maps on "
                   f"{p.nodes * p.driver_runners_per_node} runners; resume {p.resume_maps} "
                   f"maps x {p.resume_map_ms} ms stopped half-way; scale {p.scale_maps} maps x "
@@ -106,69 +127,46 @@ def main(argv: list[str]) -> int:
     }
 
     def record(case: str, variant: str, rnd: int, metrics: dict[str, Any] | None = None,
-               info: dict[str, Any] | None = None, error: str | None = None) -> None:
+               info: dict[str, Any] | None = None, error: str | None = None,
+               point: dict[str, Any] | None = None) -> None:
         samples.append({"case": case, "variant": variant, "round": rnd,
-                        "metrics": metrics or {}, "info": info or {}, "error": error})
+                        "metrics": metrics or {}, "info": info or {}, "error": error,
+                        **({"point": point} if point else {})})
+        where = f"{case}{' ' + point['label'] if point else ''}/{variant}"
         if error:
-            log(f"  {case}/{variant} FAILED: {error.strip().splitlines()[0][:200]}")
+            lines = error.strip().splitlines()
+            log(f"  {where} FAILED: "
+                f"{(lines[-1] if lines[0].startswith('Traceback') else lines[0])[:200]}")
         else:
             shown = {k: round(v, 3) for k, v in (metrics or {}).items()
                      if isinstance(v, float)}
-            log(f"  {case}/{variant}: {shown}")
+            log(f"  {where}: {shown}")
 
     def ham_sample(case: str, rnd: int, s: Sample, metrics: dict[str, Any],
                    variant: str = "ham") -> None:
         metrics["e2e_s"] = s.info["e2e_s"]
         record(case, variant, rnd, metrics, {"steps": s.steps, **s.info})
-        if variant != "ham":  # start-up is HAM's whatever the file system: counted once
-            return
-        record("startup", "ham", rnd, {k: s.info[k] for k in (
-                   "startup_s", "teardown_s", "ham_exit_s", "alloc_s", "startup_in_alloc_s")
-                   if k in s.info},
-               {"from": case, "slurm_job": s.info["slurm_job"]})
-
-    def metrics_for(case: str, s: Sample) -> dict[str, Any]:
-        return C.dispatch_metrics(p, s) if case == "dispatch" else C.job_metrics(p, s)
 
     # data first (not timed)
-    if "wordcount" in p.cases:
-        C.wordcount_input(p.wc_mb, p.wc_files)
+    if "jobs" in p.cases:
+        growth.prepare_data(plan.points, p.wc_files)
+        if plan.mixes:
+            from hambench.data import wordcount_input
+            wordcount_input(p.mix_wc_mib, p.wc_files)
+    lenv = localconf.prepare(env, Path(env["HAM_BUNDLE_DIR"])) \
+        if "jobs" in p.cases and "local" in systems else env
+    if "jobs" in p.cases and "yarn-tuned" in systems:
+        jsa = yarn.task_cds_archive(Path(env["HAM_BUNDLE_DIR"]))
+        log(f"yarn-tuned: class-data archive {jsa}" if jsa else
+            "yarn-tuned: WARNING no class-data archive could be made; its JVMs start without")
+        meta["yarn_tuned_cds"] = str(jsa) if jsa else None
 
     for rnd in range(p.rounds):
         log(f"=== round {rnd + 1}/{p.rounds}")
-        for case in [c for c in JOB_CASES if c in p.cases]:
-            lustre = ("ham-lustre",) if p.lustre and case != "dispatch" else ()
-            for variant in ("ham", *lustre, "local"):
-                tag = f"r{rnd}-{case}-{variant}"
-                try:
-                    steps = STEPS[case](p, variant)
-                    if variant in ("ham", "ham-lustre"):
-                        venv = C.lustre_env(env) if variant == "ham-lustre" else env
-                        s = run_ham(steps, venv, tag, p.nodes, p.slots_per_node)
-                        ham_sample(case, rnd, s, metrics_for(case, s), variant)
-                    else:
-                        s = run_local(steps, env, tag, p.slots)
-                        m = metrics_for(case, s)
-                        m["e2e_s"] = s.info["e2e_s"]
-                        record(case, "local", rnd, m, {"steps": s.steps})
-                except Exception as e:
-                    record(case, variant, rnd, error=_err(e))
-                C.cleanup_outputs(variant)
+        if "jobs" in p.cases:
+            rounds.run_round(plan, env, lenv, rnd, record)
         if "dfsio" in p.cases:
-            # file:// then lustre://, each followed by dd in the directory it wrote to
-            for variant, raw in (("ham", "raw"), *((("lustre", "raw-lustre"),) if p.lustre
-                                                   else ())):
-                try:
-                    venv = C.lustre_env(env) if variant == "lustre" else env
-                    s = run_ham(C.dfsio_steps(p, variant), venv, f"r{rnd}-dfsio-{variant}",
-                                p.nodes, p.slots_per_node, settle_s=p.dfsio_settle_s)
-                    ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, variant), variant)
-                except Exception as e:
-                    record("dfsio", variant, rnd, error=_err(e))
-                try:
-                    record("dfsio", raw, rnd, C.raw_io(p, variant))
-                except Exception as e:
-                    record("dfsio", raw, rnd, error=_err(e))
+            dfsio_round(p, env, rnd, record, ham_sample)
         if "driver" in p.cases:
             try:
                 s = run_ham(C.driver_steps(p, "ham"), env, f"r{rnd}-driver-ham", p.nodes,
@@ -189,50 +187,36 @@ def main(argv: list[str]) -> int:
                             scale_classes, rnd, p.scale_maps, p.scale_runners,
                             p.scale_heartbeat_ms, record, a.scale_conf,
                             p.scale_connect_ramp_ms, p.scale_client_jit, p.scale_sim_warmup)
-        if p.yarn and any(c in p.cases for c in JOB_CASES):
-            yarn_round(p, env, rnd, record)
         meta["duration_s"] = time.time() - t_suite
         write_all(out, meta, samples)
         log(f"round {rnd + 1} done at {meta['duration_s'] / 60:.1f} min; results in {out}")
     shutil.rmtree(WORK / "out", ignore_errors=True)
     log(f"done in {(time.time() - t_suite) / 60:.1f} min: {out}/results.md")
+    for line in limit.bugs(samples):
+        log(line)
     return 0
 
 
-def yarn_round(p: C.Params, env: dict[str, str], rnd: int,
-               record: Callable[..., None]) -> None:
-    """One ephemeral YARN cluster for this round's job cases; its start-up and shutdown are
-    added to every job's end-to-end figure (as if each job had started its own cluster)."""
-    cluster = YarnCluster(base=WORK / "yarn" / f"r{rnd}", env=env, nodes=p.nodes,
-                          slots_per_node=p.slots_per_node)
-    done: list[tuple[str, Sample]] = []
+def dfsio_round(p: C.Params, env: dict[str, str], rnd: int, record: Callable[..., None],
+                ham_sample: Callable[..., None]) -> None:
+    """TestDFSIO on file:// (and lustre://), then every raw tool on the same files in the same
+    directory: the limit is the fastest tool (hambench/limit.py)."""
+    for variant in ("ham", *(("lustre",) if p.lustre else ())):
+        try:
+            venv = C.lustre_env(env) if variant == "lustre" else env
+            s = run_ham(C.dfsio_steps(p, variant), venv, f"r{rnd}-dfsio-{variant}",
+                        p.nodes, p.slots_per_node, settle_s=p.dfsio_settle_s)
+            ham_sample("dfsio", rnd, s, C.dfsio_metrics(p, s, variant), variant)
+        except Exception as e:
+            record("dfsio", variant, rnd, error=_err(e))
     try:
-        cluster.start()
-        log(f"  yarn: up in {cluster.startup_s:.1f}s (allocation {cluster.alloc_s:.1f}s)")
-        for case in [c for c in JOB_CASES if c in p.cases]:
-            try:
-                done.append((case, run_yarn(STEPS[case](p, "yarn"), cluster,
-                                            f"r{rnd}-{case}-yarn")))
-            except Exception as e:
-                record(case, "yarn", rnd, error=_err(e))
-            C.cleanup_outputs("yarn")
+        spec = limit.RawSpec(files=p.dfsio_files, mb=p.dfsio_mb, parallel=p.slots)
+        by_tool = limit.measure(spec, C.dfsio_dir("raw"), p.dfsio_settle_s)
+        for tool, m in by_tool.items():
+            record("dfsio", f"raw-{tool}", rnd, dict(m))
+        record("dfsio", limit.LIMIT, rnd, limit.limit_metrics(by_tool))
     except Exception as e:
-        for case in [c for c in JOB_CASES if c in p.cases]:
-            record(case, "yarn", rnd, error=f"YARN cluster start: {_err(e)}")
-    finally:
-        cluster.stop()
-        log(f"  yarn: shutdown {cluster.shutdown_s:.1f}s")
-    for case, s in done:
-        m = C.dispatch_metrics(p, s) if case == "dispatch" else C.job_metrics(p, s)
-        m["e2e_s"] = cluster.startup_s + s.cmd_s + cluster.shutdown_s
-        record(case, "yarn", rnd, m, {"steps": s.steps, "startup_s": cluster.startup_s,
-                                      "shutdown_s": cluster.shutdown_s})
-    if cluster.startup_s:
-        record("startup", "yarn", rnd, {"startup_s": cluster.startup_s,
-                                        "teardown_s": cluster.shutdown_s,
-                                        "alloc_s": cluster.alloc_s})
-    shutil.rmtree(cluster.base / "nm", ignore_errors=True)
-    shutil.rmtree(cluster.base / "staging", ignore_errors=True)
+        record("dfsio", limit.LIMIT, rnd, error=_err(e))
 
 
 def report_only(out: Path) -> int:

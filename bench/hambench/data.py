@@ -40,3 +40,18 @@ def wordcount_input(total_mb: int, files: int) -> Path:
                 out.write(block[:cut])
     done.write_text("ok\n")
     return d / "in"
+
+
+def oneline_files(n: int) -> Path:
+    """n files of one line each: wordcount over them has n input splits, so n maps on every
+    system (the local runner too, whose framework sets mapreduce.job.maps to 1)."""
+    d = WORK / "data" / f"lines-{n}"
+    done = d / "_DONE"
+    if done.is_file():
+        return d / "in"
+    log(f"writing {n} one-line files under {d}")
+    (d / "in").mkdir(parents=True, exist_ok=True)
+    for i in range(n):
+        (d / "in" / f"l{i:05d}.txt").write_text(f"line {i} of {n} word{i % 97} words\n")
+    done.write_text("ok\n")
+    return d / "in"

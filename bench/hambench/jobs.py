@@ -82,7 +82,7 @@ def attempts_started_after(status: Mapping[str, Any], t: float, kind: str = "MAP
 
 def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
             runners_per_node: int, overcommit: bool = False, time_v: bool = False,
-            settle_s: float | None = None) -> Sample:
+            settle_s: float | None = None, parallel: bool = False) -> Sample:
     """One `ham run -N nodes` whose command runs every step in order (chain.py); with settle_s,
     each step's writes are synced (timed), and each step starts from a dropped page cache
     settle_s seconds old (chain.cold_cache): the first from a drop before `ham run`, so the
@@ -96,6 +96,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     cmd: list[str] = [sys.executable, str(CHAIN), str(chain_out)]
     if time_v:
         cmd += ["--time-v", str(tv_dir)]
+    if parallel:  # the steps run at once, as jobs of one allocation side by side
+        cmd.append("--parallel")
     if settle_s is not None:
         cmd += ["--sync", str(settle_s)]
     cmd.append("--")
@@ -164,7 +166,8 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     sample.info = {"slurm_job": slurm_id, "e2e_s": t_gone - t_launch,
                    "startup_s": first_attempt - t_launch, "teardown_s": t_gone - job_end,
                    "ham_exit_s": t_ret - job_end, "runners": statuses[0].get("runners"),
-                   "t_launch": t_launch}
+                   "t_launch": t_launch,
+                   "span_s": max(c["t1"] for c in chain) - min(c["t0"] for c in chain)}
     sample.info.update(startup_split(rec, t_launch))
     if sampler:
         sample.info["driver_cpu_series"] = sampler.series
@@ -233,8 +236,8 @@ def _parse_time_v(path: Path) -> dict[str, float]:
 
 # ---- local runner -----------------------------------------------------------------------
 
-def run_local(steps: list[Step], env: Mapping[str, str], tag: str, slots: int) -> Sample:
-    lenv = {k: v for k, v in env.items() if k != "HADOOP_CONF_DIR"}
+def run_local(steps: list[Step], lenv: Mapping[str, str], tag: str, slots: int) -> Sample:
+    """The steps one after another in Hadoop's local runner; lenv from localconf.prepare."""
     local_dir = WORK / "tmp" / f"{tag}.local"
     extra = {"mapreduce.local.map.tasks.maximum": str(slots),
              "mapreduce.local.reduce.tasks.maximum": str(slots),

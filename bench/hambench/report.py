@@ -7,45 +7,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hambench import growth, limit
 from hambench.util import write_json
 
 # (case, metric, HAM variant, baseline variant): the ratio reported is HAM/baseline of medians
 PAIRS: list[tuple[str, str, str, str]] = [
-    ("dispatch", "overhead_ms_per_task", "ham", "local"),
-    ("dispatch", "overhead_ms_per_task", "ham", "yarn"),
-    ("dispatch", "cmd_s", "ham", "local"),
-    ("dispatch", "cmd_s", "ham", "yarn"),
-    ("dispatch", "e2e_s", "ham", "yarn"),
-    ("wordcount", "cmd_s", "ham", "local"),
-    ("wordcount", "cmd_s", "ham", "yarn"),
-    ("wordcount", "e2e_s", "ham", "local"),
-    ("wordcount", "e2e_s", "ham", "yarn"),
-    ("terasort", "cmd_s", "ham", "local"),
-    ("terasort", "cmd_s", "ham", "yarn"),
-    ("terasort", "e2e_s", "ham", "local"),
-    ("terasort", "e2e_s", "ham", "yarn"),
-    ("wordcount", "cmd_s", "ham-lustre", "ham"),
-    ("wordcount", "cmd_s", "ham-lustre", "local"),
-    ("terasort", "cmd_s", "ham-lustre", "ham"),
-    ("terasort", "cmd_s", "ham-lustre", "local"),
-    ("dfsio", "write_MBps", "ham", "raw"),
-    ("dfsio", "read_MBps", "ham", "raw"),
-    ("dfsio", "write_per_file_MBps", "ham", "raw"),
-    ("dfsio", "read_per_file_MBps", "ham", "raw"),
-    ("dfsio", "write_MBps", "lustre", "raw-lustre"),
-    ("dfsio", "read_MBps", "lustre", "raw-lustre"),
-    ("dfsio", "write_per_file_MBps", "lustre", "raw-lustre"),
-    ("dfsio", "read_per_file_MBps", "lustre", "raw-lustre"),
-    ("startup", "startup_s", "ham", "yarn"),
-    ("startup", "teardown_s", "ham", "yarn"),
+    # the job cases' ratios are per point, in the growth tables (hambench/growth.py)
+    ("mix-sequence", "e2e_s", "ham", "local"),
+    ("mix-sequence", "e2e_s", "ham", "yarn-tuned"),
+    ("mix-sequence", "e2e_s", "ham", "yarn-default"),
+    ("mix-parallel", "e2e_s", "ham", "local"),
+    ("mix-parallel", "e2e_s", "ham", "yarn-tuned"),
+    ("mix-parallel", "e2e_s", "ham", "yarn-default"),
+    # against the physical limit: the fastest raw tool on the same files (hambench/limit.py)
+    ("dfsio", "write_MBps", "ham", "limit"),
+    ("dfsio", "read_MBps", "ham", "limit"),
+    ("dfsio", "write_MBps", "lustre", "limit"),
+    ("dfsio", "read_MBps", "lustre", "limit"),
+    ("startup", "startup_s", "ham", "yarn-tuned"),
+    ("startup", "teardown_s", "ham", "yarn-tuned"),
     ("resume", "total_s", "resumed", "uninterrupted"),
 ]
 
 # metrics shown in the plots, per case
 PLOT_METRICS: dict[str, list[str]] = {
-    "dispatch": ["overhead_ms_per_task", "e2e_s"],
-    "wordcount": ["cmd_s", "e2e_s"],
-    "terasort": ["cmd_s", "e2e_s"],
+    "mix-sequence": ["span_s", "e2e_s"],
+    "mix-parallel": ["span_s", "e2e_s"],
     "dfsio": ["write_MBps", "read_MBps"],
     "startup": ["startup_s", "alloc_s", "startup_in_alloc_s", "teardown_s"],
     "driver": ["dispatches_per_s", "driver_steady_cpu_ms_per_task", "driver_maxrss_MB"],
@@ -77,9 +64,10 @@ def summarize(samples: list[dict[str, Any]]) -> dict[str, dict[str, dict[str, St
     for s in samples:
         if s.get("error"):
             continue
+        variant = f"{s['variant']} {s['point']['label']}" if s.get("point") else s["variant"]
         for k, v in s["metrics"].items():
             if isinstance(v, (int, float)):
-                vals.setdefault(s["case"], {}).setdefault(s["variant"], {}).setdefault(
+                vals.setdefault(s["case"], {}).setdefault(variant, {}).setdefault(
                     k, []).append(float(v))
     return {c: {v: {k: Stat(statistics.median(x), min(x), max(x), len(x))
                     for k, x in ms.items()} for v, ms in vs.items()} for c, vs in vals.items()}
@@ -110,24 +98,11 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
         a, b = _get(summary, case, num, metric), _get(summary, case, den, metric)
         return a.median / b.median if a and b and b.median else None
 
-    o = _get(summary, "dispatch", "ham", "overhead_ms_per_task")
-    add("per-task dispatch overhead (HAM, median)", "< 30 ms", o and o.median,
-        o and o.median < 30)
-    for case in ("dispatch", "wordcount", "terasort"):
-        r = ratio(case, "e2e_s", "yarn", "ham")
-        add(f"{case}: YARN/HAM end to end incl. start-up", ">= 2.0x", r, r and r >= 2.0)
-        r = ratio(case, "cmd_s", "yarn", "ham")
-        add(f"{case}: YARN/HAM job alone", ">= 1.3x", r, r and r >= 1.3)
     for op in ("write", "read"):
-        r = ratio("dfsio", f"{op}_MBps", "lustre", "raw-lustre")
-        add(f"TestDFSIO through lustre:// {op} / raw dd (aggregate)", ">= 0.9", r, r and r >= 0.9)
-    for op in ("write", "read"):
-        r = ratio("dfsio", f"{op}_MBps", "ham", "raw")
-        add(f"TestDFSIO through file:// {op} / raw dd (aggregate)", ">= 0.8", r, r and r >= 0.8)
-    for case in ("wordcount", "terasort"):
-        r = ratio(case, "cmd_s", "ham-lustre", "ham")
-        add(f"{case}: lustre:// / file:// job time (at least as fast)", "<= 1.0", r,
-            r and r <= 1.0)
+        for fs, variant in (("lustre://", "lustre"), ("file://", "ham")):
+            r = ratio("dfsio", f"{op}_MBps", variant, "limit")
+            add(f"TestDFSIO through {fs} {op} / physical limit (a ratio > 1 is a measurement "
+                f"bug)", "<= 1.0", r, r and r <= 1.0)
     s = _get(summary, "startup", "ham", "startup_s")
     add("start-up: `ham run` to first task running (median)", "< 5 s", s and s.median,
         s and s.median < 5)
@@ -203,13 +178,20 @@ def _fmt(x: float | None) -> str:
 
 
 def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, Any]],
-             tgs: list[dict[str, Any]], errors: list[dict[str, Any]]) -> str:
+             tgs: list[dict[str, Any]], errors: list[dict[str, Any]],
+             samples: list[dict[str, Any]] | None = None) -> str:
     L = ["# HAM benchmark results", "",
          f"Command: `{meta['command']}`  ",
          f"Started {meta['started']}, took {meta['duration_s'] / 60:.1f} min; "
-         f"{meta['params']['rounds']} rounds, variants alternated within each round "
-         f"(HAM, local runner, ... then one ephemeral YARN cluster per round).  ",
-         f"Sizes: {meta['sizes']}", ""]
+         f"{meta['params']['rounds']} rounds; the systems' order rotated every round "
+         f"({', '.join(meta.get('systems', []))} in round 1).  ",
+         f"Commit: {meta.get('commit', ['?'])[0]}"
+         f"{' (with uncommitted changes)' if meta.get('commit', [0, 0])[1] else ''}.  ",
+         f"Sizes: {meta['sizes']}", *([f"Skipped: {'; '.join(meta['skipped'])}"]
+                                      if meta.get("skipped") else []), ""]
+    bugs = limit_lines(summary)
+    if bugs:
+        L += ["## !!! MEASUREMENT BUGS: a figure beats the physical limit", "", *bugs, ""]
     L += ["## Targets (reported, not asserted)", "", "| target | goal | value | met |",
           "|---|---|---|---|"]
     for t in tgs:
@@ -224,6 +206,8 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
     for p in prs:
         L.append(f"| {p['case']} | {p['metric']} | {_fmt(p['ham_median'])} | {p['baseline']} | "
                  f"{_fmt(p['baseline_median'])} | {_fmt(p['ratio'])} |")
+    L += growth.markdown(samples or [])
+    L += limit_table(summary)
     if "scale" in summary:
         L += scale_table(summary)
     L += ["", "## All metrics", "", "| case | variant | metric | median | min | max | n |",
@@ -238,7 +222,9 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
     if errors:
         L += ["", "## Failed runs", ""]
         for e in errors:
-            msg = str(e["error"]).strip().splitlines()[0][:300]
+            lines = str(e["error"]).strip().splitlines()
+            # a traceback's last line says what failed, its first only that one follows
+            msg = (lines[-1] if lines[0].startswith("Traceback") else lines[0])[:300]
             L.append(f"- round {e['round']} {e['case']}/{e['variant']}: {msg}")
     L += ["", "Metric names: `cmd_s` = wall time of the `hadoop jar` client(s) with the cluster "
           "already there (the job alone); `e2e_s` = from asking Slurm for the allocation to the "
@@ -247,6 +233,32 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
           "map-phase span (TestDFSIO) or wall (dd); plots: bars = median, whiskers = min..max, "
           "dots = rounds.", ""]
     return "\n".join(L)
+
+
+def limit_lines(summary: dict[str, Any]) -> list[str]:
+    """The loud lines: a TestDFSIO median above the limit's (limit.check_ratio)."""
+    out = []
+    for variant in ("ham", "lustre"):
+        for op in limit.OPS:
+            a, b = (_get(summary, "dfsio", v, f"{op}_MBps") for v in (variant, limit.LIMIT))
+            bug = limit.check_ratio(a.median / b.median) if a and b and b.median else None
+            if bug:
+                out.append(f"- dfsio/{variant} {op}: {bug}")
+    return out
+
+
+def limit_table(summary: dict[str, Any]) -> list[str]:
+    d = summary.get("dfsio", {})
+    if limit.LIMIT not in d:
+        return []
+    L = ["", "## The physical limit: every raw tool on TestDFSIO's files (MB/s, median (min-max))",
+         "", "| tool | write | read |", "|---|---|---|"]
+    for v in [f"raw-{t}" for t in limit.TOOLS] + [limit.LIMIT, "ham", "lustre"]:
+        if v in d:
+            cells = [f"{_fmt(x.median)} ({_fmt(x.min)}-{_fmt(x.max)})" if (x := d[v].get(k))
+                     else "-" for k in ("write_MBps", "read_MBps")]
+            L.append(f"| {v} | " + " | ".join(cells) + " |")
+    return L
 
 
 def scale_table(summary: dict[str, Any]) -> list[str]:
@@ -326,8 +338,10 @@ def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colors = {"ham": "#1f77b4", "local": "#ff7f0e", "yarn": "#2ca02c", "raw": "#7f7f7f",
-              "ham-lustre": "#9467bd", "lustre": "#9467bd", "raw-lustre": "#bcbd22"}
+    colors = {"ham": "#1f77b4", "local": "#ff7f0e", "yarn-default": "#98df8a",
+              "yarn-tuned": "#2ca02c", "limit": "#7f7f7f", "lustre": "#9467bd",
+              "raw-dd": "#c7c7c7", "raw-dd-direct": "#bcbd22", "raw-fio": "#dbdb8d",
+              "raw-fio-direct": "#8c564b"}
     written = []
     for case, metrics in PLOT_METRICS.items():
         if case not in summary:
@@ -353,6 +367,9 @@ def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
         fig.savefig(path, dpi=100)
         plt.close(fig)
         written.append(path)
+    g = growth_plot(out, samples, colors)
+    if g:
+        written.append(g)
     p = scale_plot(out, summary)
     if p:
         written.append(p)
@@ -381,6 +398,34 @@ def plots(out: Path, samples: list[dict[str, Any]], summary: dict[str, Any],
     return written
 
 
+def growth_plot(out: Path, samples: list[dict[str, Any]], colors: dict[str, str]
+                ) -> Path | None:
+    """Time per unit against size, one line per system, one panel per growth case."""
+    import matplotlib.pyplot as plt
+    from hambench.systems import SYSTEMS
+    cases = [(c, rs) for c in growth.CASES if (rs := growth.rows(samples, c))]
+    if not cases:
+        return None
+    fig, axes = plt.subplots(1, len(cases), figsize=(5 * len(cases), 4), squeeze=False)
+    for ax, (case, rs) in zip(axes[0], cases):
+        for system in SYSTEMS:
+            pts = [(r["nodes"] if case == "nodes" else r["units"], r["per_unit"][system])
+                   for r in rs if system in r["per_unit"]]
+            if pts:
+                ax.plot(*zip(*pts), marker="o", label=system, color=colors.get(system, "#999"))
+        ax.set_xscale("linear" if case == "nodes" else "log")
+        ax.set_xlabel("nodes" if case == "nodes" else growth.UNIT[case] + "s")
+        ax.set_ylabel(f"s per {growth.UNIT[case]}")
+        ax.set_title(f"{case}: time per unit (median)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out / "growth.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def write_all(out: Path, meta: dict[str, Any], samples: list[dict[str, Any]]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     summary = summarize(samples)
@@ -390,6 +435,9 @@ def write_all(out: Path, meta: dict[str, Any], samples: list[dict[str, Any]]) ->
     js_summary = {c: {v: {m: s.__dict__ for m, s in ms.items()} for v, ms in vs.items()}
                   for c, vs in summary.items()}
     write_json(out / "results.json", {"meta": meta, "summary": js_summary, "pairs": prs,
-                                       "targets": tgs, "samples": samples})
-    (out / "results.md").write_text(markdown(meta, summary, prs, tgs, errors))
+                                       "targets": tgs,
+                                       "growth": {c: growth.rows(samples, c)
+                                                  for c in growth.CASES},
+                                       "samples": samples})
+    (out / "results.md").write_text(markdown(meta, summary, prs, tgs, errors, samples))
     plots(out, samples, summary, prs)

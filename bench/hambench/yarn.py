@@ -34,11 +34,67 @@ ADD_OPENS = " ".join(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in (
 TASK_OPTS = "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"  # same as HAM's runner_java_opts
 DAEMON_OPTS = "-Xmx512m -XX:+UseSerialGC"
 
+# YARN as a Hadoop admin tunes a small cluster for short jobs (profile "tuned"; "default" is
+# Hadoop's defaults), each key against the default it replaces: bench/README.md lists them.
+TUNED: dict[str, dict[str, object]] = {
+    "core": {
+        "io.file.buffer.size": 131072,  # 4096: HAM's core-site value (ham.contract)
+    },
+    "yarn": {
+        "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms": 100,  # 1000
+    },
+    "mapred": {
+        "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms": 100,  # 1000
+        "mapreduce.client.progressmonitor.pollinterval": 100,  # 1000
+        "mapreduce.client.completion.pollinterval": 100,  # 5000
+        # 0.05: reducers took containers the maps were waiting for; with a handful of
+        # containers a reducer only waits idle before the last map ends
+        "mapreduce.job.reduce.slowstart.completedmaps": 1.0,
+        # a job of at most 9 maps, 1 reduce and one block of input runs in the AM's JVM
+        "mapreduce.job.ubertask.enable": "true",
+        # the AM is HAM's driver's counterpart: the same JIT choice as HAM's client (C1)
+        "yarn.app.mapreduce.am.command-opts": f"-Xmx768m {TASK_OPTS} {ADD_OPENS}",
+    },
+}
+PROFILES = ("default", "tuned")
+CDS_CLASSLISTS = ("runner.classlist", "client.classlist")  # in the HAM bundle's cds/
+CDS_DIR = YARN_LIB.parent / "yarn-cds"
 
-def _site(props: Mapping[str, object]) -> str:
-    body = "".join(f"  <property><name>{k}</name><value>{v}</value></property>\n"
-                   for k, v in props.items())
-    return f'<?xml version="1.0"?>\n<configuration>\n{body}</configuration>\n'
+
+def task_cds_archive(bundle: Path) -> Path | None:
+    """tuned: class-data sharing for YARN's JVMs (AM and tasks), as HAM has for its runners and
+    client: one static archive of the classes HAM's runner and client JVMs load (the bundle's
+    class lists; a class YARN does not have is skipped), over YARN's jars; made once (before
+    any cluster starts, so that no start-up pays for it). None if it cannot be made."""
+    jsa = CDS_DIR / "yarn-tasks.jsa"
+    if jsa.is_file():
+        return jsa
+    lists = [bundle / "cds" / n for n in CDS_CLASSLISTS]
+    if not all(f.is_file() for f in lists):
+        return None
+    CDS_DIR.mkdir(parents=True, exist_ok=True)
+    names = sorted({line for f in lists for line in f.read_text().splitlines()
+                    if line and not line.startswith(("#", "@"))})
+    classlist = CDS_DIR / "yarn-tasks.classlist"
+    classlist.write_text("\n".join(names) + "\n")
+    r = run(["java", "-Xshare:dump", f"-XX:SharedClassListFile={classlist}",
+             f"-XX:SharedArchiveFile={jsa}", "-cp", ":".join(_cds_jars())], check=False,
+            timeout=600)
+    return jsa if r.rc == 0 and jsa.is_file() else None
+
+
+def _cds_jars() -> list[str]:
+    return sorted(str(j) for j in YARN_LIB.glob("*.jar"))
+
+
+def task_cds_opts(jsa: Path, conf: Path) -> str:
+    """The JVM options that use the archive. The JVM maps it only when its class path starts
+    with the archive's jars, and a YARN container's CLASSPATH starts with its own directory;
+    so the options give the class path too (-cp wins over CLASSPATH): the archive's jars, the
+    cluster's conf/, then the container's job jar and its directory (job.xml is read from
+    the class path)."""
+    cp = ":".join([*_cds_jars(), str(conf), "job.jar/job.jar", "job.jar/classes/", "."])
+    return f"-XX:SharedArchiveFile={jsa} -Xlog:cds=off -Xlog:cds+dynamic=off -cp {cp}"
 
 
 LOG4J = """log4j.rootLogger=INFO,console
@@ -66,6 +122,7 @@ class YarnCluster:
     env: dict[str, str]
     nodes: int = 3
     slots_per_node: int = 1
+    profile: str = "default"
     container_mb: int = 1024
     ready_timeout: float = 180.0
     job_id: str = ""
@@ -136,11 +193,25 @@ class YarnCluster:
                     "yarn.nodemanager.resource.memory-mb":
                         self.container_mb * (self.slots_per_node + (1 if i == 0 else 0)),
                 }) for i, h in enumerate(self.hosts)]:
+            tuned = self._tuned() if self.profile == "tuned" else {}
             conf.mkdir(parents=True, exist_ok=True)
-            (conf / "core-site.xml").write_text(_site(core))
-            (conf / "yarn-site.xml").write_text(_site({**yarn, **extra}))
-            (conf / "mapred-site.xml").write_text(_site(mapred))
+            (conf / "core-site.xml").write_text(_site({**core, **tuned.get("core", {})}))
+            (conf / "yarn-site.xml").write_text(_site({**yarn, **extra,
+                                                       **tuned.get("yarn", {})}))
+            (conf / "mapred-site.xml").write_text(_site({**mapred, **tuned.get("mapred", {})}))
             (conf / "log4j.properties").write_text(LOG4J)
+
+    def _tuned(self) -> dict[str, dict[str, object]]:
+        jsa = CDS_DIR / "yarn-tasks.jsa"
+        if not jsa.is_file():  # task_cds_archive was not run or failed: no CDS
+            return TUNED
+        opts = task_cds_opts(jsa, self.common_conf)
+        mapred = dict(TUNED["mapred"])
+        mapred["yarn.app.mapreduce.am.command-opts"] = \
+            f"{mapred['yarn.app.mapreduce.am.command-opts']} {opts}"
+        for kind in ("map", "reduce"):
+            mapred[f"mapreduce.{kind}.java.opts"] = f"{TASK_OPTS} {ADD_OPENS} {opts}"
+        return {**TUNED, "mapred": mapred}
 
     # ---- lifecycle ------------------------------------------------------------------
     def _srun(self, argv: Sequence[str], nodes: str, ntasks: int) -> list[str]:
@@ -201,7 +272,9 @@ class YarnCluster:
 
     def job(self, argv: Sequence[str], log_to: Path | None = None) -> Run:
         """Run `hadoop jar ...` (argv after 'jar') as a YARN client on the first node."""
-        java = ["java", "-Xmx512m", *ADD_OPENS.split(),
+        # tuned: the client with HAM's client JIT choice (C1), as the admin's HADOOP_CLIENT_OPTS
+        jit = ["-XX:TieredStopAtLevel=1"] if self.profile == "tuned" else []
+        java = ["java", "-Xmx512m", *jit, *ADD_OPENS.split(),
                 "-cp", self.classpath(self.common_conf), "org.apache.hadoop.util.RunJar", *argv]
         r = run(self._srun(java, self.hosts[0], 1), env=self.env, check=False,
                 log_to=log_to, timeout=3600)

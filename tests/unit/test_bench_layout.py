@@ -1,0 +1,70 @@
+"""The bench's results layout (bench/hambench/layout.py) and growth tables (growth.py)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from hambench import growth, layout  # noqa: E402
+
+
+def test_a_run_directory_names_its_date_and_commit() -> None:
+    t = time.strptime("2026-11-27 10:05", "%Y-%m-%d %H:%M")
+    assert layout.run_dir_name(t, "9239808abcdef0123", False) == "2026-11-27-1005-9239808ab"
+    assert layout.run_dir_name(t, "9239808abcdef0123", True) == "2026-11-27-1005-9239808ab-dirty"
+
+
+def test_a_trial_lives_under_trials_by_a_plain_name(tmp_path: Path) -> None:
+    assert layout.trial_dir(tmp_path, "dfsio-direct") == tmp_path / "trials" / "dfsio-direct"
+    for bad in ("", "../x", "a/b", ".hidden"):
+        with pytest.raises(ValueError):
+            layout.trial_dir(tmp_path, bad)
+
+
+def test_points_cover_every_size_and_the_node_sweep_once() -> None:
+    pts = growth.points([60, 300], [64, 1024], [1000], [1, 2, 3], nodes=3, nodes_wc_mib=1024)
+    labels = [p.label for p in pts]
+    assert labels == ["60 maps x 3n", "300 maps x 3n", "64 MiB x 3n", "1,024 MiB x 3n",
+                      "1,000 MB x 3n", "1,024 MiB x 1n", "1,024 MiB x 2n"]
+    assert growth.Point("terasort", 4000, 3).units == 4.0
+    assert growth.Point("maps", 300, 3).units == 300.0
+
+
+def _sample(case: str, size: int, system: str, rnd: int, cmd_s: float) -> dict:
+    return {"case": case, "variant": system, "round": rnd, "error": None,
+            "metrics": {"cmd_s": cmd_s}, "point": growth.Point(case, size, 3).as_dict()}
+
+
+def test_growth_rows_give_cost_per_unit_and_ham_against_the_best_baseline() -> None:
+    samples = [_sample("maps", 300, s, r, v) for r in range(3) for s, v in
+               (("ham", 6.0 + r), ("local", 8.0), ("yarn-tuned", 30.0 + r),
+                ("yarn-default", 90.0))]
+    samples += [_sample("maps", 60, "ham", 0, 3.0), _sample("maps", 60, "local", 0, 2.0)]
+    samples.append({**_sample("maps", 60, "yarn-tuned", 0, 0.1), "error": "failed"})
+    rows = growth.rows(samples, "maps")
+    assert [r["size"] for r in rows] == [60, 300]  # smallest first
+    small, big = rows
+    assert small["best"] == "local" and small["ham_best"] == pytest.approx(1.5)
+    assert "yarn-tuned" not in small["cells"]  # a failed run is no figure
+    assert big["cells"]["ham"] == {"median": 7.0, "min": 6.0, "max": 8.0, "n": 3}
+    assert big["per_unit"]["ham"] == pytest.approx(7.0 / 300)
+    assert big["best"] == "local" and big["ham_best"] == pytest.approx(7.0 / 8.0)
+    assert big["ham_default"] == pytest.approx(7.0 / 90.0)
+    md = "\n".join(growth.markdown(samples))
+    assert "## Growth: maps" in md and "| 300 maps x 3n |" in md
+
+
+def test_memory_roles_take_the_jvm_not_the_srun_that_starts_it() -> None:
+    from hambench import memory
+    roles = memory.ham_roles("/shared")
+    srun = "srun --jobid=5 /usr/lib/jvm/bin/java -cp x io.github.ham.TaskRunner /shared/u/5"
+    java = "/usr/lib/jvm/bin/java -cp x io.github.ham.TaskRunner /shared/u/5"
+    assert not roles["runner"](srun) and roles["runner"](java)
+    assert not roles["driver"](java)
+    assert memory.vm_hwm_mb("Name:\tjava\nVmHWM:\t  204800 kB\n") == 200.0
+    assert memory.vm_hwm_mb("Name:\tkthreadd\n") is None
