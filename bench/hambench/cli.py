@@ -136,7 +136,7 @@ def main(argv: list[str]) -> int:
         if error:
             lines = error.strip().splitlines()
             log(f"  {where} FAILED: "
-                f"{(lines[-1] if lines[0].startswith('Traceback') else lines[0])[:200]}")
+                f"{(lines[-1] if 'Traceback (most recent' in lines[0] else lines[0])[:200]}")
         else:
             shown = {k: round(v, 3) for k, v in (metrics or {}).items()
                      if isinstance(v, float)}

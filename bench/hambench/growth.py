@@ -116,10 +116,15 @@ class Cell:
 def cells(samples: Iterable[Mapping[str, Any]], case: str, metric: str
           ) -> dict[tuple[int, int], dict[str, Cell]]:
     """(size, nodes) -> system -> median, min, max and n of a metric over the rounds."""
+    samples = list(samples)
+    # the node sweep's point on the main node count is a wordcount point, run once (points())
+    swept = {s["point"]["size"] for s in samples if s.get("point", {}).get("case") == "nodes"}
     vals: dict[tuple[int, int], dict[str, list[float]]] = {}
     for s in samples:
         pt = s.get("point")
-        if s.get("error") or not pt or pt["case"] != case or metric not in s["metrics"]:
+        if s.get("error") or not pt or metric not in s["metrics"] or not (
+                pt["case"] == case or
+                (case == "nodes" and pt["case"] == "wordcount" and pt["size"] in swept)):
             continue
         vals.setdefault((pt["size"], pt["nodes"]), {}).setdefault(s["variant"], []).append(
             float(s["metrics"][metric]))

@@ -70,7 +70,8 @@ class PeakRss(threading.Thread):
             if role is None:
                 continue
             self._seen[pid] = role
-            if role == "runner" and pid not in self.cds:
+            # until seen mapped: a JVM read in its first milliseconds has not mapped it yet
+            if role == "runner" and not self.cds.get(pid):
                 try:
                     self.cds[pid] = ".jsa" in (Path("/proc") / str(pid) / "maps").read_text()
                 except OSError:

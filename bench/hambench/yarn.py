@@ -97,6 +97,12 @@ def task_cds_opts(jsa: Path, conf: Path) -> str:
     return f"-XX:SharedArchiveFile={jsa} -Xlog:cds=off -Xlog:cds+dynamic=off -cp {cp}"
 
 
+def _site(props: Mapping[str, object]) -> str:
+    body = "".join(f"  <property><name>{k}</name><value>{v}</value></property>\n"
+                   for k, v in props.items())
+    return f'<?xml version="1.0"?>\n<configuration>\n{body}</configuration>\n'
+
+
 LOG4J = """log4j.rootLogger=INFO,console
 log4j.appender.console=org.apache.log4j.ConsoleAppender
 log4j.appender.console.target=System.err

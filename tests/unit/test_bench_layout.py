@@ -68,3 +68,14 @@ def test_memory_roles_take_the_jvm_not_the_srun_that_starts_it() -> None:
     assert not roles["driver"](java)
     assert memory.vm_hwm_mb("Name:\tjava\nVmHWM:\t  204800 kB\n") == 200.0
     assert memory.vm_hwm_mb("Name:\tkthreadd\n") is None
+
+
+def test_the_node_sweep_shows_the_main_node_count_from_the_wordcount_point() -> None:
+    def sample(case: str, nodes: int, v: float) -> dict:
+        return {"case": case, "variant": "ham", "round": 0, "error": None,
+                "metrics": {"cmd_s": v}, "point": growth.Point(case, 1024, nodes).as_dict()}
+    samples = [sample("nodes", 1, 30.0), sample("nodes", 2, 16.0), sample("wordcount", 3, 11.0),
+               {**sample("wordcount", 3, 11.0), "point": growth.Point("wordcount", 64, 3)
+                .as_dict()}]
+    assert [(r["nodes"], r["cells"]["ham"]["median"]) for r in growth.rows(samples, "nodes")] \
+        == [(1, 30.0), (2, 16.0), (3, 11.0)]
