@@ -46,6 +46,16 @@ def vm_hwm_mb(status_text: str) -> float | None:
     return None
 
 
+def maps_app_archive(maps_text: str) -> bool:
+    """Whether a /proc/PID/maps text maps an application class-data archive: a .jsa other than
+    the JDK's own (lib/server/classes*.jsa), which every JVM maps by default."""
+    for line in maps_text.splitlines():
+        path = line.split()[-1] if line.split() else ""
+        if path.endswith(".jsa") and not Path(path).name.startswith("classes"):
+            return True
+    return False
+
+
 class PeakRss(threading.Thread):
     """Use as a context manager around a job; .peaks then holds role -> MB."""
 
@@ -73,7 +83,8 @@ class PeakRss(threading.Thread):
             # until seen mapped: a JVM read in its first milliseconds has not mapped it yet
             if role == "runner" and not self.cds.get(pid):
                 try:
-                    self.cds[pid] = ".jsa" in (Path("/proc") / str(pid) / "maps").read_text()
+                    self.cds[pid] = maps_app_archive((Path("/proc") / str(pid) / "maps")
+                                                     .read_text())
                 except OSError:
                     pass
             try:

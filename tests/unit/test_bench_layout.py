@@ -79,3 +79,12 @@ def test_the_node_sweep_shows_the_main_node_count_from_the_wordcount_point() -> 
                 .as_dict()}]
     assert [(r["nodes"], r["cells"]["ham"]["median"]) for r in growth.rows(samples, "nodes")] \
         == [(1, 30.0), (2, 16.0), (3, 11.0)]
+
+
+def test_an_application_archive_is_told_from_the_jdks_own() -> None:
+    from hambench import memory
+    jdk = "7f00-7f10 r--p 0 fd:00 1 /usr/lib/jvm/java-17/lib/server/classes.jsa\n"
+    app = "7f20-7f30 r--p 0 fd:00 2 /work/main/bench/work/yarn-cds/yarn-tasks.jsa\n"
+    assert not memory.maps_app_archive(jdk)
+    assert memory.maps_app_archive(jdk + app)
+    assert not memory.maps_app_archive("")
