@@ -47,6 +47,15 @@ public final class HamBridge {
     return task.getUser();
   }
 
+  /**
+   * The attempt failed in a runner that goes on: its reporter thread ends at its next wake-up.
+   * Left running, it would ping the driver about the ended attempt and exit the runner's JVM
+   * on the "not found" answer (System.exit(66)), with whatever task the runner runs by then.
+   */
+  public static void endReporter(Task task) {
+    task.setTaskDone();
+  }
+
   /** Runs the task's cleanup (output committer abortTask) after a failure. */
   public static void taskCleanup(Task task, TaskUmbilicalProtocol umbilical)
       throws IOException {

@@ -293,6 +293,7 @@ public final class TaskRunner {
         }
       }
       if (started) {
+        HamBridge.endReporter(task);
         try {
           HamBridge.taskCleanup(task, calls.forTask());
         } catch (Throwable e) {

@@ -24,6 +24,7 @@ import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.security.Credentials;
@@ -78,7 +79,7 @@ final class TaskSetup {
     Map<TaskAttemptID, MapOutputFile> mapFiles = null;
     if (task instanceof ReduceTask) {
       mapFiles = mapFiles(HamBridge.mapAttemptsOf(task), job, dirs);
-      ((ReduceTask) task).setLocalMapFiles(mapFiles);
+      ((ReduceTask) task).setLocalMapFiles(shuffleIndexed(mapFiles));
       // The shuffle waits for mapreduce.job.maps outputs: only those that exist (maps failed
       // within mapreduce.map.failures.maxpercent have none), as YARN reduces skip failed maps.
       job.setNumMapTasks(mapFiles.size());
@@ -104,6 +105,26 @@ final class TaskSetup {
             HADOOP_COLLECTOR))) {
       job.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, HamMapOutputBuffer.class.getName());
     }
+  }
+
+  /**
+   * The map outputs as the shuffle can take them: it marks map i done in an array of
+   * mapreduce.job.maps entries, so with maps failed within maxpercent (fewer outputs than
+   * maps) each output goes under map index 0..n-1 in map order (the reduce's log then names
+   * those ids); with every map's output, the attempts' own ids.
+   */
+  static Map<TaskAttemptID, MapOutputFile> shuffleIndexed(Map<TaskAttemptID, MapOutputFile> files) {
+    if (files.keySet().stream().allMatch(a -> a.getTaskID().getId() < files.size())) {
+      return files;
+    }
+    Map<TaskAttemptID, MapOutputFile> dense = new LinkedHashMap<>();
+    int i = 0;
+    for (Map.Entry<TaskAttemptID, MapOutputFile> e : files.entrySet()) {
+      TaskAttemptID a = e.getKey();
+      dense.put(new TaskAttemptID(a.getJobID().getJtIdentifier(), a.getJobID().getId(),
+          TaskType.MAP, i++, a.getId()), e.getValue());
+    }
+    return dense;
   }
 
   private static Map<TaskAttemptID, MapOutputFile> mapFiles(String attempts, JobConf job,

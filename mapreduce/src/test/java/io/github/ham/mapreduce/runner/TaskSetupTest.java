@@ -1,12 +1,19 @@
 package io.github.ham.mapreduce.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.github.ham.mapreduce.common.HamConfig;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.mapred.HamMapOutputBuffer;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.MapTask;
+import org.apache.hadoop.mapred.MROutputFiles;
+import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +40,33 @@ class TaskSetupTest {
     JobConf job = new JobConf();
     job.setBoolean(HamConfig.REUSE_SORT_BUFFER, false);
     assertEquals(MapTask.MapOutputBuffer.class.getName(), collector(job));
+  }
+
+  private static Map<TaskAttemptID, MapOutputFile> outputs(String... attempts) {
+    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    for (String a : attempts) {
+      files.put(TaskAttemptID.forName(a), new MROutputFiles());
+    }
+    return files;
+  }
+
+  @Test
+  void everyMapsOutputKeepsItsAttemptsId() {
+    Map<TaskAttemptID, MapOutputFile> files = outputs("attempt_1_0001_m_000000_0",
+        "attempt_1_0001_m_000001_3");
+    assertSame(files, TaskSetup.shuffleIndexed(files));
+  }
+
+  @Test
+  void withFailedMapsTheOutputsGetConsecutiveMapIndexes() {
+    // Maps 2 and 6 of 10 failed within maxpercent: the shuffle's array has 8 entries, and
+    // map 9's index would be past it.
+    Map<TaskAttemptID, MapOutputFile> files = outputs("attempt_1_0001_m_000000_0",
+        "attempt_1_0001_m_000001_0", "attempt_1_0001_m_000003_1", "attempt_1_0001_m_000009_0");
+    Map<TaskAttemptID, MapOutputFile> indexed = TaskSetup.shuffleIndexed(files);
+    assertEquals(List.of("attempt_1_0001_m_000000_0", "attempt_1_0001_m_000001_0",
+        "attempt_1_0001_m_000002_1", "attempt_1_0001_m_000003_0"),
+        indexed.keySet().stream().map(TaskAttemptID::toString).toList());
+    assertEquals(List.copyOf(files.values()), List.copyOf(indexed.values()));
   }
 }
