@@ -1,5 +1,5 @@
 """Bad input: a one-line error naming the problem and the fix, exit code 2, no traceback, and
-nothing submitted to Slurm (checked by the job name in sacct)."""
+nothing submitted to Slurm (checked in squeue, and in sacct once accounting has caught up)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import os
 import stat
 import subprocess
 import sys
+import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -71,15 +73,41 @@ def test_bad_input_is_refused_before_slurm(cluster, shared_root, tmp_path, examp
     name = f"badinput-{uuid.uuid4().hex[:8]}"
     env = {**cluster, "HAM_SHARED_ROOT": str(shared_root)}
     env.update({k: v.format(t=tmp_path) for k, v in extra_env.items()})
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 60))
     r = run_ham(command, "-J", name, *args_for(tmp_path, examples), env=env, cwd=tmp_path)
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ham: error: "), r.stderr
     assert needle in lines[0]
     assert "Traceback" not in r.stderr
-    jobs = subprocess.run(["sacct", "-n", "-X", "-P", "-o", "JobName", "--name", name],
-                          capture_output=True, text=True, env={**cluster}).stdout
-    assert name not in jobs
+    assert_nothing_submitted(cluster, name, tmp_path, since)
+
+
+def ours(lines: str, name: str, workdir: Path) -> list[str]:
+    """The lines of `ID|NAME|WORKDIR` that name the job name or work under workdir."""
+    return [line for line in lines.splitlines() if line.split("|")[1] == name or
+            Path(line.split("|")[2]).is_relative_to(workdir)]
+
+
+def assert_nothing_submitted(cluster: dict[str, str], name: str, workdir: Path, since: str) -> None:
+    """No job named name or working under workdir reached Slurm: none in squeue (in any state:
+    an ended job stays there for a while), and none in sacct, which lags behind, once it lists
+    a marker job submitted after the command (Slurm sends its accounting in order)."""
+    env = {**os.environ, **cluster}
+    queued = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%i|%j|%Z"], capture_output=True,
+                            text=True, env=env, check=True).stdout
+    assert not ours(queued, name, workdir), queued
+    # A job that runs (sacct leaves out a held one: it has no eligible time).
+    marker = subprocess.run(["sbatch", "--parsable", "-J", "badinput-marker", "-o", "/dev/null",
+                             "--chdir", "/", "--wrap", "true"], capture_output=True, text=True,
+                            env=env, check=True).stdout.strip()
+
+    def accounted() -> str:
+        out = subprocess.run(["sacct", "-n", "-X", "-P", "-S", since, "-o", "JobID,JobName,WorkDir"],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        return out if any(line.split("|")[0] == marker for line in out.splitlines()) else ""
+    jobs = wait_for(accounted, 60, f"accounting to list the marker job {marker}")
+    assert not ours(jobs, name, workdir), jobs
 
 
 def test_slurm_answers_a_user_must_hear(cluster, shared_root, tmp_path):
