@@ -11,8 +11,9 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
 import io.github.ham.mapreduce.driver.EarlyRunners;
 import io.github.ham.mapreduce.driver.HamJob;
-import io.github.ham.mapreduce.driver.RunnerSpec;
-import io.github.ham.mapreduce.driver.slurm.Allocation;
+import io.github.ham.mapreduce.driver.RunnerPlatforms;
+import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
+import io.github.ham.mapreduce.driver.launch.RunnerSpec;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -56,12 +57,15 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   /** Runners started for job ids given out, until their job is submitted. */
   private static final Map<String, EarlyRunners> EARLY = new ConcurrentHashMap<>();
   private final Configuration conf;
+  /** Where this client's early runners start, and what its cluster metrics describe. */
+  private final RunnerPlatform platform;
   private final JobFinder finder;
   /** Connections to other JVMs' drivers, closed with this client. */
   private final Map<String, DriverControl> remote = new ConcurrentHashMap<>();
 
   public HamClientProtocol(Configuration conf) {
     this.conf = conf;
+    this.platform = RunnerPlatforms.of(conf);
     this.finder = new JobFinder(conf);
   }
 
@@ -81,7 +85,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   public JobID getNewJobID() {
     JobID id = new JobID(CLUSTER_ID, NEXT_ID.incrementAndGet());
     // The client stages the job now (about a second): its runners start meanwhile.
-    EarlyRunners early = EarlyRunners.start(conf, org.apache.hadoop.mapred.JobID.downgrade(id));
+    EarlyRunners early = EarlyRunners.start(platform, conf, org.apache.hadoop.mapred.JobID.downgrade(id));
     if (early != null) {
       EARLY.put(id.toString(), early);
     }
@@ -108,11 +112,6 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   }
 
   private static JobStatus start(HamJob job) throws IOException {
-    if (System.getenv("SLURM_JOB_ID") == null && !HamConfig.LAUNCHER_LOCAL.equals(
-        job.conf().getTrimmed(HamConfig.LAUNCHER))) {
-      throw new IOException("HAM needs a Slurm allocation: run inside salloc/sbatch or use "
-          + "`ham run`");
-    }
     JOBS.put(job.status().getJobID().toString(), job);
     job.start();
     return job.status();
@@ -255,10 +254,10 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
    */
   @Override
   public ClusterMetrics getClusterMetrics() {
-    Allocation allocation = Allocation.current(conf);
     JobConf job = new JobConf(conf);
-    return new ClusterMetrics(0, 0, 0, 0, 0, 0, RunnerSpec.slots(job, true, allocation),
-        RunnerSpec.slots(job, false, allocation), JOBS.size(), allocation.nodes(), 0, 0);
+    return new ClusterMetrics(0, 0, 0, 0, 0, 0, RunnerSpec.slots(job, true, platform),
+        RunnerSpec.slots(job, false, platform), JOBS.size(), platform.allocation().nodes(), 0,
+        0);
   }
 
   @Override
@@ -278,7 +277,7 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
 
   @Override
   public TaskTrackerInfo[] getActiveTrackers() {
-    return Allocation.nodeNames(conf).stream().map(n -> new TaskTrackerInfo("tracker_" + n))
+    return platform.nodeNames().stream().map(n -> new TaskTrackerInfo("tracker_" + n))
         .toArray(TaskTrackerInfo[]::new);
   }
 

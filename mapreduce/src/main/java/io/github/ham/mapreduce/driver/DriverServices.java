@@ -11,8 +11,9 @@ import io.github.ham.mapreduce.common.CredentialsSeal;
 import io.github.ham.mapreduce.common.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.driver.slurm.Allocation;
-import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
+import io.github.ham.mapreduce.driver.launch.RunnerLauncher;
+import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
+import io.github.ham.mapreduce.driver.launch.RunnerSpec;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
@@ -43,30 +44,30 @@ final class DriverServices {
   private final DriverUmbilical umbilical;
   private final ControlSwitch control;
   private final JobDirs dirs;
-  private final Allocation allocation;
+  private final RunnerPlatform platform;
   /** The runners started by open(), with the generation they are (null: none). */
   private RunnerSpec earlySpec;
   private int earlyGeneration = -1;
   RunnerSupervisor supervisor;
 
   private DriverServices(UmbilicalServer server, RunnerLauncher launcher, RunnerTracker tracker,
-      DriverUmbilical umbilical, ControlSwitch control, JobDirs dirs, Allocation allocation) {
+      DriverUmbilical umbilical, ControlSwitch control, JobDirs dirs, RunnerPlatform platform) {
     this.server = server;
     this.launcher = launcher;
     this.tracker = tracker;
     this.umbilical = umbilical;
     this.control = control;
     this.dirs = dirs;
-    this.allocation = allocation;
+    this.platform = platform;
   }
 
   /**
-   * Starts the server and the launcher of job {@code id} from {@code conf} (the submitted job's,
-   * or the client's before it submits); with {@code early}, also the runners this
-   * configuration asks for first (map runners, or the runners of every task).
+   * Starts the server and the launcher of job {@code id} on {@code platform} from {@code conf}
+   * (the submitted job's, or the client's before it submits); with {@code early}, also the
+   * runners this configuration asks for first (map runners, or the runners of every task).
    */
-  static DriverServices open(Configuration conf, JobID id, JobDirs dirs, boolean early)
-      throws IOException {
+  static DriverServices open(RunnerPlatform platform, Configuration conf, JobID id,
+      JobDirs dirs, boolean early) throws IOException {
     RunnerTracker tracker = new RunnerTracker();
     UmbilicalServer server = new UmbilicalServer(conf, id);
     DriverUmbilical umbilical = new DriverUmbilical(tracker, new AttemptIds(id),
@@ -83,10 +84,10 @@ final class DriverServices {
       if (confDir != null) {
         env.put("HADOOP_CONF_DIR", confDir);
       }
-      RunnerLauncher launcher = new RunnerLauncher(conf, dirs, server.host(), server.port(),
-          id.toString(), env);
+      RunnerLauncher launcher = new RunnerLauncher(platform, conf, dirs, server.host(),
+          server.port(), id.toString(), env);
       services = new DriverServices(server, launcher, tracker, umbilical, control, dirs,
-          Allocation.current(conf));
+          platform);
     } catch (IOException | RuntimeException e) {
       umbilical.close();
       server.stop();
@@ -102,7 +103,7 @@ final class DriverServices {
   }
 
   private List<RunnerSpec> specs(JobConf conf) {
-    return RunnerSpec.of(conf, allocation.cpus(), allocation.memoryMb());
+    return RunnerSpec.of(conf, platform);
   }
 
   /**
@@ -147,7 +148,7 @@ final class DriverServices {
       supervisor.adopt(earlySpec.kind(), earlyGeneration);
     }
     // Recognisable among Slurm's jobs (squeue %k, sacct's Comment): the Hadoop job it runs.
-    Allocation.describe(conf, "ham " + dirs.root().getName() + " " + conf.getJobName());
+    platform.describe("ham " + dirs.root().getName() + " " + conf.getJobName());
   }
 
   /** Stops every runner now, and for good (see RunnerSupervisor.kill). */

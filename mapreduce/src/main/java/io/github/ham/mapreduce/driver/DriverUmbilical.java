@@ -9,6 +9,7 @@ import io.github.ham.mapreduce.common.BadMapOutput;
 import io.github.ham.mapreduce.common.RunnerSupport;
 import io.github.ham.mapreduce.common.RunnerUmbilical;
 import io.github.ham.mapreduce.common.TaskEnds;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.ObjectWritable;

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
@@ -36,9 +37,9 @@ public final class EarlyRunners {
   private final CountDownLatch taken = new CountDownLatch(1);
   private final Thread hook;
 
-  private EarlyRunners(Configuration conf, JobID id, JobDirs dirs) {
+  private EarlyRunners(RunnerPlatform platform, Configuration conf, JobID id, JobDirs dirs) {
     this.id = id;
-    this.opening = new FutureTask<>(() -> DriverServices.open(conf, id, dirs, true));
+    this.opening = new FutureTask<>(() -> DriverServices.open(platform, conf, id, dirs, true));
     Thread opener = new Thread(opening, "ham-early-runners-" + id);
     opener.setDaemon(true);
     opener.start();
@@ -60,20 +61,20 @@ public final class EarlyRunners {
   }
 
   /**
-   * Starts the runners of job {@code id} as the client's {@code conf} describes them, if HAM
-   * runs the job's tasks (an allocation, or the local launcher), knows the job's directory
-   * (ham.job.dir, which `ham run` sets) and ham.runners.early is on; else null.
+   * Starts the runners of job {@code id} on {@code platform} as the client's {@code conf}
+   * describes them, if they can start there (an allocation, or the local launcher), HAM knows
+   * the job's directory (ham.job.dir, which `ham run` sets) and ham.runners.early is on; else
+   * null.
    */
-  public static EarlyRunners start(Configuration conf, JobID id) {
+  public static EarlyRunners start(RunnerPlatform platform, Configuration conf, JobID id) {
     String root = conf.getTrimmed(HamConfig.JOB_DIR, "");
-    boolean local = HamConfig.LAUNCHER_LOCAL.equals(conf.getTrimmed(HamConfig.LAUNCHER,
-        HamConfig.DEFAULT_LAUNCHER));
     if (!conf.getBoolean(HamConfig.RUNNERS_EARLY, HamConfig.DEFAULT_RUNNERS_EARLY)
-        || root.isEmpty() || (!local && System.getenv("SLURM_JOB_ID") == null)) {
+        || root.isEmpty() || !platform.available()) {
       return null;
     }
     // A copy: the client goes on setting keys in its own while it stages the job.
-    return new EarlyRunners(new Configuration(conf), id, JobDirs.of(root, id.toString()));
+    return new EarlyRunners(platform, new Configuration(conf), id,
+        JobDirs.of(root, id.toString()));
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
 import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;
@@ -41,6 +42,7 @@ public final class HamJob extends Thread {
   private final JobID id;
   private final JobConf conf;
   private final JobDirs dirs;
+  private final RunnerPlatform platform;
   private final Path submitDir;
   private final Credentials credentials;
   private final String user;
@@ -103,6 +105,7 @@ public final class HamJob extends Thread {
     conf.setInt(MRJobConfig.APPLICATION_ATTEMPT_ID, run);
     this.credentials = credentials;
     conf.setCredentials(credentials);
+    this.platform = RunnerPlatforms.require(conf);
     this.user = conf.getUser() != null ? conf.getUser()
         : UserGroupInformation.getCurrentUser().getShortUserName();
     String root = conf.getTrimmed(HamConfig.JOB_DIR, "");
@@ -185,14 +188,12 @@ public final class HamJob extends Thread {
     JobControl jobControl = new JobControl(s, events, counters, ids, this::status, this::kill,
         UmbilicalServer.clientIdentity(id));
     DriverServices started = early != null ? early.take(conf) : null;
-    services = started != null ? started : DriverServices.open(conf, id, dirs, false);
+    services = started != null ? started : DriverServices.open(platform, conf, id, dirs,
+        false);
     tasks = new JobTasks(dirs.jobConf().getPath(), splits, user, ids);
     jobCounters = counters;
     scheduler = s;
-    report.scheduler = s;
-    report.counters = counters;
-    report.output = output;
-    report.services = services;
+    report.prepared(new JobReport.Parts(s, counters, output, services));
     control = jobControl;
     record.write(report.record(state, false));
   }

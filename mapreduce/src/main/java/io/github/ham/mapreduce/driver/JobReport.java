@@ -11,8 +11,8 @@ import org.apache.hadoop.mapreduce.JobStatus;
 /**
  * What a job tells about itself, the same facts two ways: the client's JobStatus (progress,
  * times, failure, "tracking URL") and the status record (status.json). The lifecycle (HamJob)
- * sets the facts; the parts it wires (scheduler, output, services, counters) are read as they
- * are, null before the job is prepared.
+ * sets the facts; the parts it wires (scheduler, output, services, counters) come together,
+ * once the job is prepared ({@link #prepared}): before, the report has none of them.
  */
 final class JobReport {
   private final JobID id;
@@ -27,10 +27,12 @@ final class JobReport {
   volatile float setupProgress;
   volatile float cleanupProgress;
   volatile int recovered;
-  volatile TaskScheduler scheduler;
-  volatile JobOutput output;
-  volatile DriverServices services;
-  volatile JobCounters counters;
+  private volatile Parts parts;
+
+  /** The job's parts the report reads, all set at once. */
+  record Parts(TaskScheduler scheduler, JobCounters counters, JobOutput output,
+      DriverServices services) {
+  }
 
   JobReport(JobID id, JobConf conf, String user, String jobFile, AttemptIds ids, int run) {
     this.id = id;
@@ -41,6 +43,11 @@ final class JobReport {
     this.run = run;
   }
 
+  /** The job is prepared: its parts are what the report tells from now on. */
+  void prepared(Parts prepared) {
+    this.parts = prepared;
+  }
+
   /** The job ends now, for {@code why} (null: it succeeded). */
   void ended(String why) {
     failureInfo = why;
@@ -48,7 +55,8 @@ final class JobReport {
   }
 
   org.apache.hadoop.mapred.JobStatus status(JobStatus.State shown) {
-    TaskScheduler s = scheduler;
+    Parts p = parts;
+    TaskScheduler s = p == null ? null : p.scheduler();
     float map = s == null ? 0 : s.counts(true).progress();
     float reduce = s == null ? 0 : s.counts(false).progress();
     return HamBridge.jobStatus(id, setupProgress, map, reduce, cleanupProgress,
@@ -67,21 +75,22 @@ final class JobReport {
   }
 
   Counters counters() {
-    JobCounters c = counters;
-    return c == null ? new Counters() : c.total();
+    Parts p = parts;
+    return p == null ? new Counters() : p.counters().total();
   }
 
   /** The status record; {@code canResume}: the job stopped and `ham submit --resume` goes on. */
   StatusRecord.Content record(JobStatus.State shown, boolean canResume) {
-    JobOutput o = output;
-    DriverServices d = services;
+    Parts p = parts;
+    JobOutput o = p == null ? null : p.output();
+    DriverServices d = p == null ? null : p.services();
     StatusRecord.Job job = new StatusRecord.Job(id.toString(), conf.getJobName(), user,
         shown.name(), startTime, finishTime, failureInfo,
         o == null ? null : o.localDir(), o != null && o.createsDir(),
         d == null ? 0 : d.launcher.runnersStarted(), d == null ? 0 : d.launcher.launches(),
         d == null ? List.of() : d.launcher.pids(),
         new StatusRecord.Resume(run, recovered, canResume));
-    return new StatusRecord.Content(job, scheduler, new org.apache.hadoop.mapreduce.Counters(
+    return new StatusRecord.Content(job, p == null ? null : p.scheduler(), new org.apache.hadoop.mapreduce.Counters(
         counters()), ids);
   }
 }

@@ -8,10 +8,11 @@ import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.NetworkChoice;
-import io.github.ham.mapreduce.driver.slurm.NodeState;
-import io.github.ham.mapreduce.driver.slurm.RunnerExit;
-import io.github.ham.mapreduce.driver.slurm.Allocation;
-import io.github.ham.mapreduce.driver.slurm.RunnerLauncher;
+import io.github.ham.mapreduce.driver.launch.NodeState;
+import io.github.ham.mapreduce.driver.launch.RunnerExit;
+import io.github.ham.mapreduce.driver.launch.RunnerLauncher;
+import io.github.ham.mapreduce.driver.launch.RunnerSpec;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
@@ -79,8 +80,7 @@ final class RunnerSupervisor {
   /** Starts a whole generation of runners as {@code spec} says, tracked; returns it. */
   static int startGeneration(RunnerLauncher launcher, RunnerTracker tracker, RunnerSpec spec)
       throws IOException {
-    int gen = launcher.launch(new RunnerLauncher.Runners(spec.perNode(), spec.jvmOptions(),
-        spec.env()));
+    int gen = launcher.launch(spec);
     long now = System.currentTimeMillis();
     for (String slot : launcher.slots(gen)) {
       tracker.started(slot, null, spec.kind(), now);
@@ -142,7 +142,7 @@ final class RunnerSupervisor {
     if (scan) {
       lost.addAll(tracker.expire(now, heartbeatTimeout, startTimeout));
     }
-    if (!lost.isEmpty() && Allocation.ended(conf)) {
+    if (!lost.isEmpty() && launcher.allocationEnded()) {
       // scancel or the time limit took the runners (and will take this JVM): replacing them
       // would fail, and failing the job would lose what a resume can keep.
       LOG.warn("Task runners lost: the Slurm allocation has ended; the job stops");

@@ -13,6 +13,7 @@ import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
 import io.github.ham.mapreduce.common.RunnerId;
 import io.github.ham.mapreduce.common.TaskKey;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 /**
  * The driver's decisions, free of Hadoop I/O: which task a runner gets next (maps first;

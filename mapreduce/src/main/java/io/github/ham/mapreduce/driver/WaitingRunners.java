@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
+
 import org.apache.hadoop.mapred.JvmTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import io.github.ham.mapreduce.driver.RunnerTracker.Decision;
 import io.github.ham.mapreduce.driver.RunnerTracker.Lost;
-import io.github.ham.mapreduce.driver.slurm.NodeState;
-import io.github.ham.mapreduce.driver.slurm.RunnerExit;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
+import io.github.ham.mapreduce.driver.launch.NodeState;
+import io.github.ham.mapreduce.driver.launch.RunnerExit;
 
 class RunnerTrackerTest {
   @Test

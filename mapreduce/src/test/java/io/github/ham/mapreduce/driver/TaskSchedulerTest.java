@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.github.ham.mapreduce.common.AttemptKey;
 import io.github.ham.mapreduce.common.AttemptState;
 import io.github.ham.mapreduce.common.TaskKey;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 class TaskSchedulerTest {
   private static TaskScheduler scheduler(int maps, int reduces) {

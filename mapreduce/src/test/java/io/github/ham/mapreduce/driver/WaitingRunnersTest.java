@@ -11,6 +11,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
+
 import org.apache.hadoop.mapred.JvmTask;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

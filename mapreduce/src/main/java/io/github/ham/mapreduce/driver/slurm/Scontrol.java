@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,13 +44,22 @@ final class Scontrol {
     try {
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
       p.getOutputStream().close();
-      byte[] out = p.getInputStream().readAllBytes();
+      // Read on another thread: a hung scontrol never closes its output, and the wait below
+      // must still end.
+      CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
+        try {
+          return p.getInputStream().readAllBytes();
+        } catch (IOException e) {
+          return new byte[0];
+        }
+      });
       if (!p.waitFor(10, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         return null;
       }
-      return new Answer(p.exitValue() == 0, new String(out, StandardCharsets.UTF_8));
-    } catch (IOException e) {
+      return new Answer(p.exitValue() == 0, new String(out.get(10, TimeUnit.SECONDS),
+          StandardCharsets.UTF_8));
+    } catch (IOException | ExecutionException | TimeoutException e) {
       LOG.warn("Cannot run {}: {}", cmd, e.toString());
       return null;
     } catch (InterruptedException e) {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.ham.mapreduce.driver.launch.RunnerExit;
+
 /** What srun says on its standard error about the tasks of a step. Pure functions. */
 public final class SrunMessages {
   private static final Pattern SRUN_ERROR = Pattern.compile(

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
+import io.github.ham.mapreduce.driver.launch.NodeState;
+import io.github.ham.mapreduce.driver.launch.RunnerExit;
+
 import org.junit.jupiter.api.Test;
 
 /** What the driver reads from Slurm: node states and srun's messages about its tasks. */
@@ -14,23 +17,23 @@ class SlurmOutputTest {
   void nodeStateFromScontrol() {
     String line = "NodeName=node2 Arch=x86_64 CoresPerSocket=1 CPUAlloc=2 State=%s "
         + "ThreadsPerCore=1 Partitions=debug";
-    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("IDLE")));
-    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("ALLOCATED")));
-    assertEquals(NodeState.HEALTHY, NodeState.parse(line.formatted("MIXED")));
+    assertEquals(NodeState.HEALTHY, SlurmNodes.parse(line.formatted("IDLE")));
+    assertEquals(NodeState.HEALTHY, SlurmNodes.parse(line.formatted("ALLOCATED")));
+    assertEquals(NodeState.HEALTHY, SlurmNodes.parse(line.formatted("MIXED")));
     assertEquals(NodeState.HEALTHY,
-        NodeState.parse(line.formatted("ALLOCATED+COMPLETING")));
-    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("DOWN")));
-    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("DOWN*")));
-    assertEquals(NodeState.UNREACHABLE, NodeState.parse(line.formatted("IDLE+NOT_RESPONDING")));
+        SlurmNodes.parse(line.formatted("ALLOCATED+COMPLETING")));
+    assertEquals(NodeState.UNREACHABLE, SlurmNodes.parse(line.formatted("DOWN")));
+    assertEquals(NodeState.UNREACHABLE, SlurmNodes.parse(line.formatted("DOWN*")));
+    assertEquals(NodeState.UNREACHABLE, SlurmNodes.parse(line.formatted("IDLE+NOT_RESPONDING")));
     assertEquals(NodeState.UNHEALTHY,
-        NodeState.parse(line.formatted("ALLOCATED+DRAIN")));
+        SlurmNodes.parse(line.formatted("ALLOCATED+DRAIN")));
     assertEquals(NodeState.UNHEALTHY,
-        NodeState.parse(line.formatted("MIXED+DRAINING")));
-    assertEquals(NodeState.UNHEALTHY, NodeState.parse(line.formatted("FAIL")));
+        SlurmNodes.parse(line.formatted("MIXED+DRAINING")));
+    assertEquals(NodeState.UNHEALTHY, SlurmNodes.parse(line.formatted("FAIL")));
     assertEquals(NodeState.UNREACHABLE,
-        NodeState.parse(line.formatted("ALLOCATED*")));
-    assertEquals(NodeState.UNKNOWN, NodeState.parse("Node node9 not found"));
-    assertEquals(NodeState.UNKNOWN, NodeState.parse(null));
+        SlurmNodes.parse(line.formatted("ALLOCATED*")));
+    assertEquals(NodeState.UNKNOWN, SlurmNodes.parse("Node node9 not found"));
+    assertEquals(NodeState.UNKNOWN, SlurmNodes.parse(null));
   }
 
 
@@ -38,10 +41,10 @@ class SlurmOutputTest {
   void aNodeAnswersWhenItsPortAcceptsAConnection() throws java.io.IOException {
     try (java.net.ServerSocket open = new java.net.ServerSocket(0, 1,
         java.net.InetAddress.getLoopbackAddress())) {
-      assertTrue(NodeState.answers("127.0.0.1", open.getLocalPort(), 2000));
+      assertTrue(SlurmNodes.answers("127.0.0.1", open.getLocalPort(), 2000));
       int port = open.getLocalPort();
       open.close();
-      assertFalse(NodeState.answers("127.0.0.1", port, 2000), "refused: nothing listens");
+      assertFalse(SlurmNodes.answers("127.0.0.1", port, 2000), "refused: nothing listens");
     }
   }
 

@@ -1,4 +1,4 @@
-package io.github.ham.mapreduce.driver.slurm;
+package io.github.ham.mapreduce.driver.launch;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.github.ham.mapreduce.driver;
+package io.github.ham.mapreduce.driver.schedule;
 
 /**
  * Which tasks a runner takes. Runners are started with the JVM options, environment and
@@ -8,7 +8,7 @@ package io.github.ham.mapreduce.driver;
 public enum RunnerKind {
   ANY, MAP, REDUCE;
 
-  boolean runs(boolean isMap) {
+  public boolean runs(boolean isMap) {
     return this == ANY || (this == MAP) == isMap;
   }
 }

@@ -1,4 +1,4 @@
-package io.github.ham.mapreduce.driver;
+package io.github.ham.mapreduce.driver.launch;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.driver.slurm.Allocation;
-import io.github.ham.mapreduce.driver.slurm.RunnerCount;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
@@ -17,7 +16,8 @@ import org.apache.hadoop.mapreduce.v2.util.MRApps;
 /**
  * How the runners of one kind start, as YARN starts a task's container: as many per node as
  * the node's CPUs and memory hold tasks of the job's {@code mapreduce.{map,reduce}.cpu.vcores}
- * and {@code memory.mb}, with the task's JVM options (HAM's runner options first, then the
+ * and {@code memory.mb} (or as many as the job sets: {@link RunnerPlatform#configuredPerNode}),
+ * with the task's JVM options (HAM's runner options first, then the
  * job's admin and user options, with the heap YARN derives from memory.mb when they set none)
  * and its environment ({@code mapreduce.{map,reduce}.env}).
  */
@@ -28,9 +28,9 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
    * One kind of runner for all tasks when maps and reduces ask for the same JVMs, else map
    * runners and reduce runners.
    */
-  public static List<RunnerSpec> of(JobConf conf, int cpus, long nodeMemoryMb) {
-    RunnerSpec map = of(conf, true, cpus, nodeMemoryMb);
-    RunnerSpec reduce = of(conf, false, cpus, nodeMemoryMb);
+  public static List<RunnerSpec> of(JobConf conf, RunnerPlatform platform) {
+    RunnerSpec map = of(conf, true, platform);
+    RunnerSpec reduce = of(conf, false, platform);
     if (conf.getNumReduceTasks() == 0 || map.sameRunners(reduce)) {
       return List.of(new RunnerSpec(RunnerKind.ANY, map.perNode, map.jvmOptions, map.env));
     }
@@ -46,9 +46,8 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
    * The map (or reduce) slots of an allocation: the runners it holds for such tasks, as
    * YARN's cluster metrics count its containers. Self-sizing jobs read these.
    */
-  public static int slots(JobConf conf, boolean isMap, Allocation allocation) {
-    return allocation.nodes() * of(conf, isMap, allocation.cpus(), allocation.memoryMb())
-        .perNode();
+  public static int slots(JobConf conf, boolean isMap, RunnerPlatform platform) {
+    return platform.allocation().nodes() * of(conf, isMap, platform).perNode();
   }
 
   /**
@@ -58,13 +57,12 @@ public record RunnerSpec(RunnerKind kind, int perNode, List<String> jvmOptions,
    */
   static final String JVM_ADD_OPENS_VAR = "<ADD_OPENS>";
 
-  static RunnerSpec of(JobConf conf, boolean isMap, int cpus, long nodeMemoryMb) {
+  static RunnerSpec of(JobConf conf, boolean isMap, RunnerPlatform platform) {
     TaskType type = isMap ? TaskType.MAP : TaskType.REDUCE;
     int vcores = conf.getInt(isMap ? MRJobConfig.MAP_CPU_VCORES : MRJobConfig.REDUCE_CPU_VCORES,
         1);
-    int perNode = RunnerCount.perNode(conf.getInt(HamConfig.RUNNERS_PER_NODE,
-        HamConfig.DEFAULT_RUNNERS_PER_NODE), vcores, conf.getMemoryRequired(type), cpus,
-        nodeMemoryMb);
+    int perNode = platform.allocation().runnersPerNode(platform.configuredPerNode(conf), vcores,
+        conf.getMemoryRequired(type));
     List<String> opts = new ArrayList<>(split(conf.get(HamConfig.RUNNER_JAVA_OPTS,
         HamConfig.DEFAULT_RUNNER_JAVA_OPTS)));
     // A YARN NodeManager expands this placeholder; the runners need no extra opens.

@@ -7,25 +7,18 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.ham.mapreduce.driver.launch.NodeState;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's health as {@code scontrol show node -o NODE} reports it, and as its slurmd answers:
- * the controller takes up to SlurmdTimeout to notice a node that is cut off or dead, the driver
- * (whose runner there just went silent) asks the node itself.
+ * A node's health ({@link NodeState}) as {@code scontrol show node -o NODE} reports it, and
+ * as its slurmd answers: the controller takes up to SlurmdTimeout to notice a node that is cut
+ * off or dead, the driver (whose runner there just went silent) asks the node itself.
  */
-public enum NodeState {
-  /** Up, and its slurmd accepts a connection. */
-  HEALTHY,
-  /** Drained or failing: no new runner goes there, but the node answers. */
-  UNHEALTHY,
-  /** Down or not responding for Slurm, or its slurmd does not accept a connection. */
-  UNREACHABLE,
-  /** scontrol cannot say. */
-  UNKNOWN;
-
-  private static final Logger LOG = LoggerFactory.getLogger(NodeState.class);
+public final class SlurmNodes {
+  private static final Logger LOG = LoggerFactory.getLogger(SlurmNodes.class);
   private static final Pattern STATE = Pattern.compile("(?:^|\\s)State=(\\S+)");
   private static final Pattern NODE_ADDR = Pattern.compile("(?:^|\\s)NodeAddr=(\\S+)");
   private static final Pattern SLURMD_PORT =
@@ -35,6 +28,9 @@ public enum NodeState {
 
   private static volatile int slurmdPort;
 
+  private SlurmNodes() {
+  }
+
   /**
    * Asks {@code scontrol show node -o NODE}, then, if Slurm thinks the node is up, connects to
    * its slurmd (the address and port srun uses to start steps there). UNKNOWN when scontrol
@@ -43,8 +39,8 @@ public enum NodeState {
    */
   public static NodeState query(String scontrol, String node) {
     String text = showNodes(scontrol, node);
-    NodeState state = text == null ? UNKNOWN : parse(text);
-    if (state != HEALTHY) {
+    NodeState state = text == null ? NodeState.UNKNOWN : parse(text);
+    if (state != NodeState.HEALTHY) {
       return state;
     }
     Matcher addr = NODE_ADDR.matcher(text);
@@ -52,7 +48,8 @@ public enum NodeState {
     if (!addr.find() || port <= 0) {
       return state;  // nothing to connect to: Slurm's word stands
     }
-    return answers(addr.group(1), port, CONNECT_TIMEOUT_MS) ? HEALTHY : UNREACHABLE;
+    return answers(addr.group(1), port, CONNECT_TIMEOUT_MS) ? NodeState.HEALTHY
+        : NodeState.UNREACHABLE;
   }
 
   /** Whether {@code host:port} accepts a TCP connection within {@code timeoutMs}. */
@@ -95,23 +92,23 @@ public enum NodeState {
    */
   public static NodeState parse(String scontrolOutput) {
     if (scontrolOutput == null) {
-      return UNKNOWN;
+      return NodeState.UNKNOWN;
     }
     Matcher m = STATE.matcher(scontrolOutput);
     if (!m.find()) {
-      return UNKNOWN;
+      return NodeState.UNKNOWN;
     }
     String state = m.group(1).toUpperCase(Locale.ROOT);
     for (String lost : new String[] {"DOWN", "NOT_RESPONDING", "*"}) {
       if (state.contains(lost)) {
-        return UNREACHABLE;
+        return NodeState.UNREACHABLE;
       }
     }
     for (String bad : new String[] {"DRAIN", "FAIL"}) {
       if (state.contains(bad)) {
-        return UNHEALTHY;
+        return NodeState.UNHEALTHY;
       }
     }
-    return HEALTHY;
+    return NodeState.HEALTHY;
   }
 }

@@ -5,29 +5,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How many runner JVMs to start: how many nodes, and per node as many as its CPUs and memory
- * hold tasks of the job's size (mapreduce.{map,reduce}.{cpu.vcores,memory.mb}), as a YARN
- * NodeManager fits containers. Pure functions, fed from Slurm's environment and
- * {@code scontrol show node}.
+ * The allocation's size as Slurm's environment and {@code scontrol show node} give it: nodes,
+ * CPUs and memory per node. Pure functions.
  */
-public final class RunnerCount {
+public final class SlurmEnv {
   private static final Pattern REAL_MEMORY = Pattern.compile("(?:^|\\s)RealMemory=(\\d+)");
 
-  private RunnerCount() {
-  }
-
-  /**
-   * Runners per node: {@code configured} when > 0, else the fewer of the node's CPUs divided by
-   * the tasks' vcores and its memory divided by the tasks' memory (memory unknown: CPUs only);
-   * at least 1.
-   */
-  public static int perNode(int configured, int vcores, int memoryMb, int cpus, long nodeMemoryMb) {
-    if (configured > 0) {
-      return configured;
-    }
-    int byCpu = Math.max(1, cpus) / Math.max(1, vcores);
-    long byMemory = nodeMemoryMb > 0 && memoryMb > 0 ? nodeMemoryMb / memoryMb : Long.MAX_VALUE;
-    return (int) Math.max(1, Math.min(byCpu, byMemory));
+  private SlurmEnv() {
   }
 
   /** The job's CPUs per node: SLURM_CPUS_ON_NODE, else the first of SLURM_JOB_CPUS_PER_NODE. */

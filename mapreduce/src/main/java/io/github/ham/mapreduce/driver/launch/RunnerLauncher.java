@@ -1,11 +1,10 @@
-package io.github.ham.mapreduce.driver.slurm;
+package io.github.ham.mapreduce.driver.launch;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.driver.launch.RunnerPlatform.Start;
 import io.github.ham.mapreduce.runner.TaskRunner;
 
 import org.apache.hadoop.conf.Configuration;
@@ -20,46 +20,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Starts the task runner JVMs: a generation of runners is one {@code srun} step over the
- * allocation (or N local processes with ham.launcher=local) with its own JVM options and
- * environment; a single replacement runner on a node is a step of its own
- * ({@code srun --overlap -N1 -n1 -w NODE}). Reports which runners exited (srun's "task N: ..."
- * messages, or the process itself for single-runner steps), and stops them.
+ * Starts the task runner JVMs as its {@link RunnerPlatform} says and keeps their processes: a
+ * generation of runners is started from a {@link RunnerSpec} (its own JVM options and
+ * environment; an srun step over the allocation, or local processes); a single replacement
+ * runner on a node is a generation of its own. Reports which runners exited (what a
+ * multi-runner process prints, as the platform reads it, or the process itself for a single
+ * runner), and stops them.
  */
 public final class RunnerLauncher {
   private static final Logger LOG = LoggerFactory.getLogger(RunnerLauncher.class);
   /** The runners' log4j configuration, a resource of the HAM jar. */
   static final String RUNNER_LOG4J = "ham-runner-log4j.properties";
-  /**
-   * Runs in each srun task: a private working directory per runner, then the JVM, with
-   * JVM_PID its own pid (exec keeps the shell's), as YARN's container script exports it: the
-   * tasks' process tree (Task.initialize) and so their CPU_MILLISECONDS, PHYSICAL_MEMORY_BYTES
-   * and VIRTUAL_MEMORY_BYTES counters come from it, counted per task from the task's start.
-   */
-  static final String RUNNER_SHELL =
-      "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
-      + "mkdir -p \"$d\" && cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
-
-  private final Configuration conf;
+  private final RunnerPlatform platform;
   private final JobDirs dirs;
   private final String java;
   /** What follows the JVM options: class path, main class and its arguments. */
   private final List<String> runnerMain;
   private final Map<String, String> env;
-  private final boolean local;
   private final int nodes;
   private final List<Process> processes = new ArrayList<>();
   private final List<File> outputs = new ArrayList<>();
   /** Every process started, with what it runs, to report runner exits. */
   private final List<Step> steps = new ArrayList<>();
   /** How each generation's runners were started: replacements start the same way. */
-  private final Map<Integer, Runners> generations = new HashMap<>();
+  private final Map<Integer, RunnerSpec> generations = new HashMap<>();
   private int generation = -1;
   private int runnersStarted;
-
-  /** How a generation's runners start: how many per node, JVM options, extra environment. */
-  public record Runners(int perNode, List<String> jvmOptions, Map<String, String> env) {
-  }
 
   /**
    * One started process: a multi-runner srun step (exits come from its output) or a single
@@ -83,14 +69,12 @@ public final class RunnerLauncher {
     }
   }
 
-  public RunnerLauncher(Configuration conf, JobDirs dirs, String driverHost, int port, String jobId,
-      Map<String, String> env) {
-    this.conf = conf;
+  public RunnerLauncher(RunnerPlatform platform, Configuration conf, JobDirs dirs,
+      String driverHost, int port, String jobId, Map<String, String> env) {
+    this.platform = platform;
     this.dirs = dirs;
     this.env = env;
-    this.local = HamConfig.LAUNCHER_LOCAL.equals(
-        conf.getTrimmed(HamConfig.LAUNCHER, HamConfig.DEFAULT_LAUNCHER));
-    this.nodes = local ? 1 : RunnerCount.nodes(System.getenv());
+    this.nodes = platform.allocation().nodes();
     this.java = conf.getTrimmed(HamConfig.RUNNER_JAVA,
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     this.runnerMain = List.of(
@@ -98,11 +82,6 @@ public final class RunnerLauncher {
         "-Dlog4j.configuration=" + RUNNER_LOG4J,
         "-cp", conf.getTrimmed(HamConfig.RUNNER_CLASSPATH, System.getProperty("java.class.path")),
         TaskRunner.class.getName(), driverHost, Integer.toString(port), jobId);
-  }
-
-  /** The nodes runners start on (1 with the local launcher). */
-  public int nodes() {
-    return nodes;
   }
 
   /** Runners started so far: every generation and replacement. */
@@ -130,95 +109,58 @@ public final class RunnerLauncher {
     return generation + 1;
   }
 
-  private List<String> command(Runners runners) {
+  private List<String> command(RunnerSpec spec) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
-    cmd.addAll(runners.jvmOptions());
+    cmd.addAll(spec.jvmOptions());
     cmd.addAll(runnerMain);
     return cmd;
   }
 
-  /**
-   * Starts a new generation of runners, {@code runners.perNode()} on every node, as one srun
-   * step (--overlap: it may share the CPUs of earlier steps, whose runners are on their way
-   * out); returns the generation.
-   */
-  public synchronized int launch(Runners runners) throws IOException {
+  /** Starts a new generation of runners, {@code spec.perNode()} on every node; returns it. */
+  public synchronized int launch(RunnerSpec spec) throws IOException {
     generation++;
-    generations.put(generation, runners);
-    Files.createDirectories(dirs.work().toPath());
-    Files.createDirectories(dirs.logs().toPath());
-    if (local) {
-      int n = conf.getInt(HamConfig.LOCAL_RUNNERS, HamConfig.DEFAULT_LOCAL_RUNNERS);
-      n = n > 0 ? n : runners.perNode();
-      for (int i = 0; i < n; i++) {
-        String slot = RunnerExit.slotName(generation, i);
-        File work = dirs.runnerWork(slot);
-        Files.createDirectories(work.toPath());
-        start(command(runners), runners.env(), work,
-            new File(dirs.logs(), "runner." + slot + ".log"), slot, null);
-      }
-      runnersStarted += n;
-    } else {
-      List<String> cmd = new ArrayList<>(Arrays.asList(
-          conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
-          "-N", Integer.toString(nodes),
-          "--ntasks-per-node=" + runners.perNode(),
-          "--overlap",
-          "--kill-on-bad-exit=0",
-          // A failed node must not end the step: the runners on the other nodes go on.
-          "--no-kill",
-          "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
-      cmd.addAll(command(runners));
-      start(cmd, runners.env(), new File(System.getProperty("user.dir")),
-          new File(dirs.logs(), "runners.g" + generation + ".log"), null, null);
-      runnersStarted += nodes * runners.perNode();
+    generations.put(generation, spec);
+    createDirs();
+    for (Start s : platform.generation(dirs, generation, spec.perNode(), command(spec))) {
+      start(s, spec.env());
+      runnersStarted += s.slot() != null ? 1 : nodes * spec.perNode();
     }
     return generation;
   }
 
   /**
    * Starts one runner in place of a lost one of generation {@code like}, on {@code node}, the
-   * same way: a new generation with a single runner, as its own step sharing the first step's
-   * resources ({@code --overlap}: a dead runner does not free the CPUs of the step it belonged
-   * to). Returns its generation.
+   * same way: a new generation with a single runner. Returns its generation.
    */
   public synchronized int replace(String node, int like) throws IOException {
-    Runners runners = generations.get(like);
+    RunnerSpec spec = generations.get(like);
     generation++;
-    generations.put(generation, runners);
-    Files.createDirectories(dirs.work().toPath());
-    Files.createDirectories(dirs.logs().toPath());
-    String slot = RunnerExit.slotName(generation, 0);
-    if (local) {
-      File work = dirs.runnerWork(slot);
-      Files.createDirectories(work.toPath());
-      start(command(runners), runners.env(), work,
-          new File(dirs.logs(), "runner." + slot + ".log"), slot, node);
-    } else {
-      List<String> cmd = new ArrayList<>(Arrays.asList(
-          conf.getTrimmed(HamConfig.SRUN, HamConfig.DEFAULT_SRUN),
-          "--overlap", "-N1", "-n1", "-w", node,
-          "--kill-on-bad-exit=0",
-          "/bin/sh", "-c", RUNNER_SHELL, "ham-runner"));
-      cmd.addAll(command(runners));
-      start(cmd, runners.env(), new File(System.getProperty("user.dir")),
-          new File(dirs.logs(), "runners.g" + generation + ".log"), slot, node);
-    }
+    generations.put(generation, spec);
+    createDirs();
+    start(platform.replacement(dirs, generation, node, command(spec)), spec.env());
     runnersStarted++;
     return generation;
   }
 
-  /** The node's health (always HEALTHY with the local launcher). */
+  private void createDirs() throws IOException {
+    Files.createDirectories(dirs.work().toPath());
+    Files.createDirectories(dirs.logs().toPath());
+  }
+
+  /** Whether the allocation the runners run in is over (they cannot come back). */
+  public boolean allocationEnded() {
+    return platform.ended();
+  }
+
+  /** The node's health, as the platform sees it. */
   public NodeState nodeState(String node) {
-    return local ? NodeState.HEALTHY : NodeState.query(
-        conf.getTrimmed(HamConfig.SCONTROL, HamConfig.DEFAULT_SCONTROL), node);
+    return platform.nodeState(node);
   }
 
   /**
-   * Runners that exited since the last call: srun's per-task error lines of multi-runner
-   * steps (a runner that exits with status 0 is not reported: it only does so when the job is
-   * over), and the exit of single-runner processes.
+   * Runners that exited since the last call: those a multi-runner process's output reports
+   * (srun's per-task error lines), and the exit of single-runner processes.
    */
   public synchronized List<RunnerExit> pollExits() {
     List<RunnerExit> out = new ArrayList<>();
@@ -231,11 +173,8 @@ public final class RunnerLauncher {
         }
         continue;
       }
-      if (local) {
-        continue;
-      }
       for (String line : newLines(s)) {
-        out.addAll(SrunMessages.exits(line, s.generation));
+        out.addAll(platform.exits(line, s.generation));
       }
     }
     return out;
@@ -263,30 +202,26 @@ public final class RunnerLauncher {
         end = buf.length;
       }
       s.offset += end;
-      for (String line : new String(buf, 0, end, StandardCharsets.UTF_8).split("\n")) {
-        if (line.contains("srun: error:")) {
-          lines.add(line);
-        }
-      }
+      lines.addAll(List.of(new String(buf, 0, end, StandardCharsets.UTF_8).split("\n")));
     } catch (IOException e) {
       LOG.debug("Cannot read {}", s.output, e);
     }
     return lines;
   }
 
-  private void start(List<String> cmd, Map<String, String> extraEnv, File cwd, File output,
-      String singleSlot, String node) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(cwd).redirectErrorStream(true)
-        .redirectOutput(output);
+  private void start(Start s, Map<String, String> extraEnv) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(s.argv()).directory(s.cwd())
+        .redirectErrorStream(true).redirectOutput(s.output());
     pb.environment().putAll(extraEnv);
     pb.environment().putAll(env);
     pb.environment().put("HAM_WORK_ROOT", dirs.work().getAbsolutePath());
     pb.environment().put("HAM_GEN", Integer.toString(generation));
-    LOG.info("Starting task runner(s) (generation {}): {}", generation, String.join(" ", cmd));
+    LOG.info("Starting task runner(s) (generation {}): {}", generation,
+        String.join(" ", s.argv()));
     Process process = pb.start();
     processes.add(process);
-    outputs.add(output);
-    steps.add(new Step(generation, process, output, singleSlot, node));
+    outputs.add(s.output());
+    steps.add(new Step(generation, process, s.output(), s.slot(), s.node()));
   }
 
   /** The pids of the launcher's processes still running (srun, or local runners). */
@@ -310,14 +245,6 @@ public final class RunnerLauncher {
     return false;
   }
 
-  public synchronized boolean anyAlive() {
-    for (Process p : processes) {
-      if (p.isAlive()) {
-        return true;
-      }
-    }
-    return false;
-  }
 
   /** The last lines the runners printed, to explain a failed launch. */
   public synchronized String outputTail() {
@@ -369,10 +296,7 @@ public final class RunnerLauncher {
   private void kill(List<Process> victims) {
     for (Process p : victims) {
       if (p.isAlive()) {
-        if (local) {
-          p.descendants().forEach(ProcessHandle::destroy);
-        }
-        p.destroy();
+        platform.terminate(p);
       }
     }
     for (Process p : victims) {
