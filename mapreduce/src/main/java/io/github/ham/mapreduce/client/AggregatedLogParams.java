@@ -3,7 +3,7 @@ package io.github.ham.mapreduce.client;
 import java.io.File;
 import java.io.IOException;
 
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;

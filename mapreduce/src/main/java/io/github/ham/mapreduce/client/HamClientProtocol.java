@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.ham.mapreduce.common.DriverControl;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.driver.EarlyRunners;
 import io.github.ham.mapreduce.driver.HamJob;
 import io.github.ham.mapreduce.driver.RunnerPlatforms;
@@ -85,7 +85,8 @@ public class HamClientProtocol implements ClientProtocol, Closeable {
   public JobID getNewJobID() {
     JobID id = new JobID(CLUSTER_ID, NEXT_ID.incrementAndGet());
     // The client stages the job now (about a second): its runners start meanwhile.
-    EarlyRunners early = EarlyRunners.start(platform, conf, org.apache.hadoop.mapred.JobID.downgrade(id));
+    EarlyRunners early = EarlyRunners.start(platform, conf,
+        org.apache.hadoop.mapred.JobID.downgrade(id));
     if (early != null) {
       EARLY.put(id.toString(), early);
     }

@@ -2,7 +2,7 @@ package io.github.ham.mapreduce.client;
 
 import java.io.IOException;
 
-import io.github.ham.mapreduce.common.DriverControl;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.driver.HamJob;
 
 import org.apache.hadoop.ipc.ProtocolSignature;

@@ -10,8 +10,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.github.ham.mapreduce.common.DriverControl;
-import io.github.ham.mapreduce.common.HamTaskReport;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
+import io.github.ham.mapreduce.common.protocol.HamTaskReport;
 
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.mapred.HamBridge;

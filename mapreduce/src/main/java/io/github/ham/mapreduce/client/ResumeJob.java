@@ -3,8 +3,8 @@ package io.github.ham.mapreduce.client;
 import java.io.File;
 import java.util.List;
 
-import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.driver.ResumeManifest;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.driver.commit.ResumeManifest;
 import io.github.ham.mapreduce.history.HistoryFiles;
 
 import org.apache.hadoop.fs.Path;

@@ -7,13 +7,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.ham.mapreduce.common.CredentialsSeal;
-import io.github.ham.mapreduce.common.DriverControl;
+import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.driver.ipc.DriverUmbilical;
+import io.github.ham.mapreduce.driver.ipc.JobControl;
+import io.github.ham.mapreduce.driver.ipc.JobTasks;
+import io.github.ham.mapreduce.driver.ipc.UmbilicalServer;
 import io.github.ham.mapreduce.driver.launch.RunnerLauncher;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
 import io.github.ham.mapreduce.driver.launch.RunnerSpec;
+import io.github.ham.mapreduce.driver.launch.RunnerSupervisor;
+import io.github.ham.mapreduce.driver.launch.RunnerTracker;
+import io.github.ham.mapreduce.driver.report.JobCounters;
+import io.github.ham.mapreduce.driver.report.JobEvents;
+import io.github.ham.mapreduce.driver.schedule.AttemptIds;
+import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;

@@ -5,8 +5,21 @@ import java.io.IOException;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.driver.commit.JobOutput;
+import io.github.ham.mapreduce.driver.commit.Recovery;
+import io.github.ham.mapreduce.driver.commit.RunFiles;
+import io.github.ham.mapreduce.driver.ipc.JobControl;
+import io.github.ham.mapreduce.driver.ipc.JobTasks;
+import io.github.ham.mapreduce.driver.ipc.UmbilicalServer;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform;
+import io.github.ham.mapreduce.driver.report.JobCounters;
+import io.github.ham.mapreduce.driver.report.JobEvents;
+import io.github.ham.mapreduce.driver.report.StatusRecord;
+import io.github.ham.mapreduce.driver.report.Wakeup;
+import io.github.ham.mapreduce.driver.schedule.AttemptIds;
+import io.github.ham.mapreduce.driver.schedule.SchedulingPolicy;
+import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
 import io.github.ham.mapreduce.history.JobHistoryLog;
 
 import org.apache.hadoop.conf.Configuration;
@@ -203,18 +216,8 @@ public final class HamJob extends Thread {
    * recovery): the state the job is already in if an earlier run's commit ended, else null.
    */
   private JobStatus.State takeOver() throws Exception {
-    Recovery.Plan plan = Recovery.Plan.NONE;
-    JobStatus.State decided = null;
-    if (run > 1) {
-      decided = Recovery.committed(output, run);
-      output.restore();
-      output.setup(this::writeRecord);
-      if (decided == null) {
-        plan = Recovery.plan(conf, dirs, ids, run, output);
-      }
-    } else {
-      output.setup(this::writeRecord);
-    }
+    Recovery.TakeOver taken = Recovery.setup(conf, dirs, ids, run, output, this::writeRecord);
+    Recovery.Plan plan = taken.plan();
     report.setupProgress = 1.0f;
     history.submitted(plan.submitTime() > 0 ? plan.submitTime() : report.startTime,
         plan.launchTime() > 0 ? plan.launchTime() : System.currentTimeMillis(),
@@ -224,7 +227,7 @@ public final class HamJob extends Thread {
       events.recovered(d);
     }
     report.recovered = plan.done().size();
-    return decided;
+    return taken.decided();
   }
 
   private void writeRecord() {
@@ -271,15 +274,14 @@ public final class HamJob extends Thread {
    */
   private void stop(String cause) {
     synchronized (stopping) {
-      stopOnce(cause);
+      if (!stopped && state != JobStatus.State.SUCCEEDED && state != JobStatus.State.FAILED
+          && state != JobStatus.State.KILLED) {
+        stopNow(cause);
+      }
     }
   }
 
-  private void stopOnce(String cause) {
-    if (stopped || state == JobStatus.State.SUCCEEDED || state == JobStatus.State.FAILED
-        || state == JobStatus.State.KILLED) {
-      return;
-    }
+  private void stopNow(String cause) {
     stopped = true;
     scheduler.stop("Job stopped before it finished: " + cause);  // nothing more is assigned
     if (!resumable || killed) {
@@ -320,7 +322,7 @@ public final class HamJob extends Thread {
       events.stopped();
     } else {
       endHistory(end);
-      historyWritten();
+      events.historyWritten();
     }
     record.write(report.record(end, resume));
     state = end;
@@ -363,7 +365,9 @@ public final class HamJob extends Thread {
       }
       // History, record and notification first: whoever sees the terminal state (the client)
       // may exit at once (System.exit does not wait for this thread).
-      historyWritten();
+      if (events != null) {  // set once, before the job runs
+        events.historyWritten();
+      }
       record.write(report.record(end, false));
       if (conf.get(MRJobConfig.MR_JOB_END_NOTIFICATION_URL) != null) {
         // mapreduce.job.end-notification.url, with Hadoop's own notifier (retries and all).
@@ -379,13 +383,6 @@ public final class HamJob extends Thread {
     JobEvents e = events;
     if (e != null) {
       e.jobEnded(end.name(), report.finishTime, report.failureInfo);
-    }
-  }
-
-  private void historyWritten() {
-    JobEvents e = events;
-    if (e != null) {
-      e.historyWritten();
     }
   }
 

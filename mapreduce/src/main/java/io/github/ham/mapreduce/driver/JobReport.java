@@ -2,6 +2,12 @@ package io.github.ham.mapreduce.driver;
 
 import java.util.List;
 
+import io.github.ham.mapreduce.driver.commit.JobOutput;
+import io.github.ham.mapreduce.driver.report.JobCounters;
+import io.github.ham.mapreduce.driver.report.StatusRecord;
+import io.github.ham.mapreduce.driver.schedule.AttemptIds;
+import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
+
 import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
@@ -90,7 +96,7 @@ final class JobReport {
         d == null ? 0 : d.launcher.runnersStarted(), d == null ? 0 : d.launcher.launches(),
         d == null ? List.of() : d.launcher.pids(),
         new StatusRecord.Resume(run, recovered, canResume));
-    return new StatusRecord.Content(job, p == null ? null : p.scheduler(), new org.apache.hadoop.mapreduce.Counters(
-        counters()), ids);
+    return new StatusRecord.Content(job, p == null ? null : p.scheduler(),
+        new org.apache.hadoop.mapreduce.Counters(counters()), ids);
   }
 }

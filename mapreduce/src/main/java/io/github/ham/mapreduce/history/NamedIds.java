@@ -1,6 +1,6 @@
 package io.github.ham.mapreduce.history;
 
-import io.github.ham.mapreduce.common.IdNames;
+import io.github.ham.mapreduce.common.ids.IdNames;
 
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptID;

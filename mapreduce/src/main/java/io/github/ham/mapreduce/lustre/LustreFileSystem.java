@@ -13,7 +13,7 @@ import java.util.EnumSet;
 import java.util.List;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.PosixModes;
+import io.github.ham.mapreduce.common.fs.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;

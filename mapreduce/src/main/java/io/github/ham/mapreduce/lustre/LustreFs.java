@@ -5,7 +5,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.MountFs;
+import io.github.ham.mapreduce.common.fs.MountFs;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FsServerDefaults;

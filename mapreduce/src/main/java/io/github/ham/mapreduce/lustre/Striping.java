@@ -4,7 +4,7 @@ import java.io.File;
 import java.io.IOException;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.MountedFiles;
+import io.github.ham.mapreduce.common.fs.MountedFiles;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;

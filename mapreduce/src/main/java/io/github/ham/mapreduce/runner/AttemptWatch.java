@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import io.github.ham.mapreduce.common.TaskEnds;
+import io.github.ham.mapreduce.common.protocol.TaskEnds;
 
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;

@@ -6,8 +6,8 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Arrays;
 
-import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobResources;
 
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;

@@ -6,7 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 
-import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.mapred.AMFeedback;
 import org.apache.hadoop.mapred.HamBridge;

@@ -7,14 +7,14 @@ import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
 
-import io.github.ham.mapreduce.common.BadMapOutput;
-import io.github.ham.mapreduce.common.CredentialsSeal;
+import io.github.ham.mapreduce.common.protocol.BadMapOutput;
+import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.MapOutputCheck;
-import io.github.ham.mapreduce.common.NetworkChoice;
-import io.github.ham.mapreduce.common.RunnerId;
-import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
+import io.github.ham.mapreduce.common.protocol.NetworkChoice;
+import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;

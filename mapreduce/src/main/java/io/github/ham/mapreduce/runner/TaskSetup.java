@@ -9,8 +9,8 @@ import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
-import io.github.ham.mapreduce.common.JobDirs;
-import io.github.ham.mapreduce.common.JobResources;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobResources;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;

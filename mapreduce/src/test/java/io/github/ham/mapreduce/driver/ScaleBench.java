@@ -24,6 +24,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.github.ham.mapreduce.client.HamClientProtocol;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.driver.report.StatusRecord;
+import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;

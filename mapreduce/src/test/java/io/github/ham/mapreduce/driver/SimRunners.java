@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.RunnerId;
-import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 import io.github.ham.mapreduce.runner.IdleBackoff;
 import io.github.ham.mapreduce.runner.TaskEndCalls;
 

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.ham.mapreduce.common.RunnerSupport;
-import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.common.protocol.RunnerSupport;
+import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 import io.github.ham.mapreduce.runner.TaskEndCalls;
 
 import org.apache.hadoop.conf.Configuration;

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAccessType;

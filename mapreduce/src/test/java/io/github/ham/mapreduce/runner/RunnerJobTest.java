@@ -16,7 +16,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
 class RunnerJobTest {
   @TempDir

@@ -9,7 +9,7 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.ham.mapreduce.common.RunnerUmbilical;
+import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.mapred.AMFeedback;
 import org.apache.hadoop.mapred.JobID;

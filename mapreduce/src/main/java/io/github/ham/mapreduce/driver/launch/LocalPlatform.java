@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
 import org.apache.hadoop.conf.Configuration;
 

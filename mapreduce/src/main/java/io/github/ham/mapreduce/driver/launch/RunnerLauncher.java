@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform.Start;
 import io.github.ham.mapreduce.runner.TaskRunner;
 

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.ham.mapreduce.common.HamConfig;
-import io.github.ham.mapreduce.common.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.driver.launch.Allocation;
 import io.github.ham.mapreduce.driver.launch.NodeState;
 import io.github.ham.mapreduce.driver.launch.RunnerExit;

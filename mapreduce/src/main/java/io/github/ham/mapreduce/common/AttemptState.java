@@ -1,4 +1,0 @@
-package io.github.ham.mapreduce.common;
-
-/** Life of one attempt. */
-public enum AttemptState { RUNNING, SUCCEEDED, FAILED, KILLED }

@@ -1,0 +1,52 @@
+package io.github.ham.mapreduce.common.ids;
+
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+
+/**
+ * The names of one job's tasks and attempts, as Hadoop's ids print them
+ * ({@code task_<cluster>_<nnnn>_m_000007}, {@code attempt_..._m_000007_0}), made with a
+ * StringBuilder from the job's constant part. Hadoop's TaskID and TaskAttemptID format every
+ * number with a DecimalFormat (and decode the job's cluster id from a Text) on each toString,
+ * which the driver does several times a task (its status record, its history events).
+ */
+public final class IdNames {
+  private final JobID job;
+  /** "task_<cluster>_<nnnn>_" and "attempt_<cluster>_<nnnn>_": the names' constant part. */
+  private final String taskPrefix;
+  private final String attemptPrefix;
+
+  public IdNames(JobID job) {
+    this.job = job;
+    String id = job.toString().substring("job_".length());
+    this.taskPrefix = "task_" + id + "_";
+    this.attemptPrefix = "attempt_" + id + "_";
+  }
+
+  /** {@code new TaskID(job, type, index).toString()}. */
+  public String task(TaskType type, int index) {
+    return name(new StringBuilder(40).append(taskPrefix), type, index).toString();
+  }
+
+  /** {@code new TaskAttemptID(new TaskID(job, type, index), attempt).toString()}. */
+  public String attempt(TaskType type, int index, int attempt) {
+    return name(new StringBuilder(48).append(attemptPrefix), type, index).append('_')
+        .append(attempt).toString();
+  }
+
+  /** Whether {@code task} is one of this job's, whose names this object makes. */
+  public boolean isOf(TaskID task) {
+    JobID of = task.getJobID();
+    return of.getId() == job.getId() && of.getJtIdentifier().equals(job.getJtIdentifier());
+  }
+
+  private static StringBuilder name(StringBuilder b, TaskType type, int index) {
+    b.append(TaskID.getRepresentingCharacter(type)).append('_');
+    String digits = Integer.toString(index);
+    for (int i = digits.length(); i < 6; i++) {
+      b.append('0');
+    }
+    return b.append(digits);
+  }
+}
