@@ -1,4 +1,5 @@
-/* Unit tests of ham_dirs.c (no Slurm): `make test`. Prints "N passed, N failed". */
+/* Unit tests of ham_dirs.c (no Slurm): `make test` (which passes the shared vectors file,
+ * tests/vectors/job_dir_cleaning.tsv). Prints "N passed, N failed". */
 #define _GNU_SOURCE
 #include "ham_dirs.h"
 
@@ -44,7 +45,93 @@ static void mkdirs(const char *base, const char *rel)
         fprintf(stderr, "mkdir -p failed\n");
 }
 
-int main(void)
+/* tests/vectors/job_dir_cleaning.tsv: the tree the launcher's and the Java runtime's cleaners
+ * are tested on; each case is a session <root>/u/<200 + case>, cleaned as the epilog does. */
+#define MAX_ROWS 256
+struct row {
+    char kase[64];
+    char path[512];
+    int kept;
+};
+
+static void copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int read_vectors(const char *file, struct row *rows)
+{
+    FILE *f = fopen(file, "r");
+    if (f == NULL) {
+        fprintf(stderr, "%s: %s\n", file, strerror(errno));
+        return -1;
+    }
+    char line[1200];
+    int n = 0;
+    while (n < MAX_ROWS && fgets(line, sizeof(line), f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char *path = strchr(line, '\t');
+        char *session = path ? strchr(path + 1, '\t') : NULL;
+        char *run_end = session ? strchr(session + 1, '\t') : NULL;
+        if (line[0] == '#' || line[0] == '\0' || run_end == NULL)
+            continue;
+        *path++ = '\0';
+        *session++ = '\0';
+        *run_end = '\0';
+        copy(rows[n].kase, sizeof(rows[n].kase), line);
+        copy(rows[n].path, sizeof(rows[n].path), path);
+        rows[n].kept = strcmp(session, "kept") == 0;
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static void check_vectors(const char *root, const char *file)
+{
+    static struct row rows[MAX_ROWS];
+    char kases[16][64];
+    int n = read_vectors(file, rows), nk = 0;
+    CHECK(n > 0);
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < nk && strcmp(kases[k], rows[i].kase) != 0)
+            k++;
+        if (k == nk && nk < 16)
+            copy(kases[nk++], sizeof(kases[0]), rows[i].kase);
+        char p[4096];
+        snprintf(p, sizeof(p), "%s/u/%d/%s", root, 200 + k, rows[i].path);
+        *strrchr(p, '/') = '\0';
+        mkdirs(p, ".");
+        snprintf(p, sizeof(p), "%s/u/%d/%s", root, 200 + k, rows[i].path);
+        touch(p);
+    }
+    for (int k = 0; k < nk; k++) {
+        int cleaned = ham_remove_intermediate(root, "u", (unsigned)(200 + k));
+        CHECK(cleaned == 0 || cleaned == 1);
+    }
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (strcmp(kases[k], rows[i].kase) != 0)
+            k++;
+        char p[4096];
+        snprintf(p, sizeof(p), "%s/u/%d/%s", root, 200 + k, rows[i].path);
+        if (exists(p) != rows[i].kept) {
+            failed++;
+            fprintf(stderr, "%s: case %s: %s %s, expected %s\n", file, rows[i].kase,
+                    rows[i].path, exists(p) ? "kept" : "removed",
+                    rows[i].kept ? "kept" : "removed");
+        } else {
+            passed++;
+        }
+    }
+}
+
+int main(int argc, char **argv)
 {
     char buf[64];
     CHECK(ham_job_dir_path(buf, sizeof(buf), "/r", "alice", 42) == 0 && strcmp(buf, "/r/alice/42") == 0);
@@ -122,6 +209,9 @@ int main(void)
     snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/resumable", root); CHECK(unlink(p) == 0);
     CHECK(ham_remove_intermediate(root, "u", 9) == 2);
     snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/intermediate", root); CHECK(!exists(p));
+
+    if (argc > 1)
+        check_vectors(root, argv[1]);
 
     char cmd[4200];
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

@@ -23,12 +23,17 @@ log = logging.getLogger(__name__)
 
 LUSTRE_MAGIC = "bd00bd0"  # statfs f_type of Lustre (0x0BD00BD0), as `stat -f -c %t` prints it
 STRIPE_UNIT = 64 * 1024   # Lustre stripe sizes are multiples of 64 KiB
-_SIZE = re.compile(r"^(\d+)([KMG]?)$", re.IGNORECASE)
+_SIZE = re.compile(r"^(\d+)([KMG]?)$", re.IGNORECASE | re.ASCII)
+# COUNT:SIZE, spaces allowed around either, as the Java runtime's lustre.StripeLayout reads it
+# (tests/vectors/stripe_layouts.tsv holds the cases both parsers are tested on).
+_LAYOUT = re.compile(r"^\s*(-?\d+)\s*:\s*(\d+)([KMG]?)\s*$", re.IGNORECASE | re.ASCII)
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+_INT_MAX, _LONG_MAX = 2**31 - 1, 2**63 - 1  # the Java side's int count and long size
 
 
 def forced_mounts(env: Mapping[str, str]) -> list[Path]:
-    return [Path(os.path.abspath(p)) for p in env.get(c.ENV_LUSTRE_MOUNTS, "").split(":") if p]
+    return [Path(os.path.abspath(p.strip()))
+            for p in env.get(c.ENV_LUSTRE_MOUNTS, "").split(":") if p.strip()]
 
 
 def is_lustre(path: Path, env: Mapping[str, str] | None = None) -> bool:
@@ -47,9 +52,15 @@ def stripe_directory(path: Path, count: int, size: str, what: str,
     if not is_lustre(path, env):
         log.info("%s is not on Lustre: %s stripe layout %s:%s not applied", path, what, count, size)
         return False
-    proc.run(["lfs", "setstripe", "-c", str(count), "-S", size, str(path)],
+    proc.run(["lfs", *setstripe_args(f"{count}:{size}"), str(path)],
              hint="check stripe_count / stripe_size")
     return True
+
+
+def setstripe_args(layout: str) -> list[str]:
+    """`lfs setstripe`'s arguments before the path for COUNT:SIZE, as the Java runtime's Lfs."""
+    count, size = _layout(layout)
+    return ["setstripe", "-c", str(count), "-S", _size_text(size)]
 
 
 # -- settings syntax (the Java side parses the same: lustre.StripeLayout, lustre.StripeRules) --
@@ -71,20 +82,36 @@ def parse_size(v: object) -> str:
     return v.strip().upper()
 
 
+def _size_text(n: int) -> str:
+    """A size in the largest unit that divides it (1M, not 1024K), as StripeLayout writes it."""
+    for unit in ("G", "M", "K"):
+        if n % _UNITS[unit] == 0:
+            return f"{n // _UNITS[unit]}{unit}"
+    return str(n)
+
+
+def _layout(v: str) -> tuple[int, int]:
+    """(count, size in bytes) of COUNT:SIZE; ValueError as the Java side refuses it."""
+    m = _LAYOUT.match(v)
+    if not m:
+        raise ValueError("expected COUNT:SIZE, e.g. 4:16M")
+    count, size = int(m.group(1)), int(m.group(2)) * _UNITS[m.group(3).upper()]
+    if count < -1 or count == 0 or count > _INT_MAX:
+        raise ValueError("expected COUNT:SIZE, e.g. 4:16M (COUNT -1 or more than 0)")
+    if size <= 0 or size % STRIPE_UNIT or size > _LONG_MAX:
+        raise ValueError("expected COUNT:SIZE with SIZE a multiple of 64K such as 1M or 4M")
+    return count, size
+
+
 def parse_layout(v: object) -> str:
-    """COUNT:SIZE, e.g. 4:16M (count -1 = all OSTs), or empty for none."""
+    """COUNT:SIZE, e.g. 4:16M (count -1 = all OSTs), or empty for none; written as the Java
+    runtime writes it (4:1M for 4:1024K)."""
     if not isinstance(v, str):
         raise ValueError("expected COUNT:SIZE, e.g. 4:16M")
     if not v.strip():
         return ""
-    count, sep, size = v.partition(":")
-    try:
-        n = int(count)
-    except ValueError:
-        n = 0
-    if not sep or n < -1 or n == 0:
-        raise ValueError("expected COUNT:SIZE, e.g. 4:16M (COUNT -1 or more than 0)")
-    return f"{n}:{parse_size(size)}"
+    count, size = _layout(v)
+    return f"{count}:{_size_text(size)}"
 
 
 def parse_rules(v: object) -> str:

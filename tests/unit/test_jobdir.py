@@ -79,3 +79,26 @@ def test_failures_name_each_failed_job_with_the_first_line_of_its_error(tmp_path
     assert jobs.failures(jd) == [
         "job_1_0002 FAILED: Task t failed 4 times; last error: java.io.IOException: disk full",
         "job_1_0003 KILLED: no error recorded"]
+
+
+def cleaning_vectors() -> dict[str, list[tuple[str, str]]]:
+    """tests/vectors/job_dir_cleaning.tsv, which the C epilog's and the Java runtime's tests
+    read too: case -> (path, what a session's retention "intermediate" leaves of it)."""
+    from tests.conftest import REPO
+    cases: dict[str, list[tuple[str, str]]] = {}
+    for line in (REPO / "tests" / "vectors" / "job_dir_cleaning.tsv").read_text().splitlines():
+        if line and not line.startswith("#"):
+            case, path, session, _run_end = line.split("\t")
+            cases.setdefault(case, []).append((path, session))
+    return cases
+
+
+@pytest.mark.parametrize("case", sorted(cleaning_vectors()))
+def test_retention_intermediate_removes_what_the_vectors_say(tmp_path, case):
+    rows = cleaning_vectors()[case]
+    d = jobdir.JobDir(tmp_path / "7")
+    for path, _ in rows:
+        (d.path / path).parent.mkdir(parents=True, exist_ok=True)
+        (d.path / path).write_text("x")
+    d.clean("intermediate")
+    assert {p: (d.path / p).exists() for p, _ in rows} == {p: s == "kept" for p, s in rows}

@@ -135,3 +135,39 @@ def test_the_stand_in_lfs_remembers_layouts(tmp_path, fake_lfs):
                          capture_output=True, text=True).stdout
     assert out.split() == ["lmm_stripe_count:", "4", "lmm_stripe_size:", str(16 << 20)]
     assert calls(fake_lfs)[-1] == f"getstripe -c -S {d / 'g'}"
+
+
+# -- the shared vectors (tests/vectors/), which the Java runtime's tests read too -----------------
+
+VECTORS = REPO / "tests" / "vectors"
+
+
+def vector_rows(name: str) -> list[list[str]]:
+    """The tab-separated rows of a vector file; fields kept as written (spaces are cases)."""
+    lines = (VECTORS / name).read_text().split("\n")
+    return [line.split("\t") for line in lines if line and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("text,normal,args", vector_rows("stripe_layouts.tsv"))
+def test_stripe_layouts_as_the_java_runtime_reads_them(text, normal, args):
+    if normal == "-":
+        with pytest.raises(ValueError):
+            lustre.parse_layout(text)
+        with pytest.raises(ValueError):
+            lustre.setstripe_args(text)
+    else:
+        assert lustre.parse_layout(text) == normal
+        assert lustre.setstripe_args(text) == ["setstripe", *args.split(" ")]
+
+
+@pytest.mark.parametrize("mounts,path,answer", vector_rows("lustre_paths.tsv"))
+def test_lustre_paths_as_the_java_runtime_decides_them(mounts, path, answer):
+    env = {c.ENV_LUSTRE_MOUNTS: "" if mounts == '""' else mounts}
+    assert lustre.is_lustre(Path(path), env) == (answer == "yes")
+
+
+def test_the_job_directory_layout_is_written_as_the_java_runtime_writes_it(tmp_path, fake_lfs,
+                                                                          monkeypatch):
+    monkeypatch.setenv(c.ENV_LUSTRE_MOUNTS, str(tmp_path))
+    assert lustre.stripe_directory(tmp_path, 2, "1024K", "job directory")
+    assert calls(fake_lfs) == [f"setstripe -c 2 -S 1M {tmp_path}"]
