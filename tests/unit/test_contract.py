@@ -18,7 +18,9 @@ from tests.conftest import DIST, HADOOP_CP, REPO
 
 @pytest.fixture(scope="module")
 def java() -> dict:
-    out = subprocess.run(["java", "-cp", f"{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
+    # Contract is test code (mapreduce/src/test), not in the jar HAM ships.
+    classes = REPO / "mapreduce" / "target" / "test-classes"
+    out = subprocess.run(["java", "-cp", f"{classes}:{DIST / 'ham-mapreduce.jar'}:{HADOOP_CP}",
                           "io.github.ham.mapreduce.Contract"],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.driver.EarlyRunners;
 import io.github.ham.mapreduce.driver.HamJob;
 import io.github.ham.mapreduce.driver.RunnerPlatforms;

@@ -5,7 +5,6 @@ import java.io.IOException;
 import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.driver.HamJob;
 
-import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
@@ -54,17 +53,5 @@ final class Preparing implements DriverControl {
   @Override
   public boolean killTask(TaskAttemptID attempt, boolean shouldFail) {
     return false;
-  }
-
-  @Override
-  public long getProtocolVersion(String protocol, long clientVersion) {
-    return versionID;
-  }
-
-  @Override
-  public ProtocolSignature getProtocolSignature(String protocol, long clientVersion,
-      int clientMethodsHash) throws IOException {
-    return ProtocolSignature.getProtocolSignature(this, protocol, clientVersion,
-        clientMethodsHash);
   }
 }

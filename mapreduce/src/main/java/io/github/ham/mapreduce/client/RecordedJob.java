@@ -13,7 +13,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.protocol.HamTaskReport;
 
-import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobID;
 import org.apache.hadoop.mapred.TIPStatus;
@@ -138,17 +137,5 @@ final class RecordedJob implements DriverControl {
   @Override
   public boolean killTask(TaskAttemptID attempt, boolean shouldFail) {
     return false;
-  }
-
-  @Override
-  public long getProtocolVersion(String protocol, long clientVersion) {
-    return versionID;
-  }
-
-  @Override
-  public ProtocolSignature getProtocolSignature(String protocol, long clientVersion,
-      int clientMethodsHash) throws IOException {
-    return ProtocolSignature.getProtocolSignature(this, protocol, clientVersion,
-        clientMethodsHash);
   }
 }

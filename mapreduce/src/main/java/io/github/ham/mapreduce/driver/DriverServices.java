@@ -7,10 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
-import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.driver.ipc.DriverUmbilical;
 import io.github.ham.mapreduce.driver.ipc.JobControl;
 import io.github.ham.mapreduce.driver.ipc.JobTasks;

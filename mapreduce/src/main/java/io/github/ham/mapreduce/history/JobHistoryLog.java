@@ -16,8 +16,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
 import org.apache.avro.specific.SpecificRecordBase;
 

@@ -7,13 +7,14 @@ import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
 
-import io.github.ham.mapreduce.common.protocol.BadMapOutput;
-import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.ids.RunnerId;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
+import io.github.ham.mapreduce.common.protocol.BadMapOutput;
+import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
-import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.fs.FileSystem;
@@ -130,13 +131,7 @@ public final class TaskRunner {
 
   private static int run(String driverHost, int port, JobID jobId) throws Exception {
     JobConf conf = new JobConf();
-    // Give up on an unreachable driver quickly: the runner must exit within ~10-20 s.
-    conf.setInt("ipc.client.connect.max.retries", 1);
-    conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
-    conf.setInt("ipc.client.connect.retry.interval", 1000);
-    conf.setInt("ipc.client.connect.timeout", 5000);
-    conf.setInt("ipc.client.rpc-timeout.ms", 20000);
-    conf.setBoolean("ipc.client.tcpnodelay", true);
+    RunnerClientConf.apply(conf);
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
     String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 import io.github.ham.mapreduce.runner.IdleBackoff;
 import io.github.ham.mapreduce.runner.TaskEndCalls;
@@ -149,13 +150,7 @@ public final class SimRunners {
     this.hang = jvm == 0 ? Integer.getInteger(HANG, 0) : 0;
     this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 4;
     this.perConnection = Math.max(1, Integer.getInteger(PER_CONNECTION, 1));
-    // As TaskRunner: give up on an unreachable driver quickly.
-    conf.setInt("ipc.client.connect.max.retries", 1);
-    conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
-    conf.setInt("ipc.client.connect.retry.interval", 1000);
-    conf.setInt("ipc.client.connect.timeout", 5000);
-    conf.setInt("ipc.client.rpc-timeout.ms", 20000);
-    conf.setBoolean("ipc.client.tcpnodelay", true);
+    RunnerClientConf.apply(conf);  // as TaskRunner's
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
     token.decodeFromUrlString(System.getenv(HamConfig.ENV_JOB_TOKEN));

@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.common.protocol;
 
 import java.io.IOException;
 
+import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.VersionedProtocol;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.JobStatus;
@@ -37,4 +38,17 @@ public interface DriverControl extends VersionedProtocol {
 
   /** Kills (or, with {@code shouldFail}, fails) one running attempt; false if it is not running. */
   boolean killTask(TaskAttemptID attempt, boolean shouldFail) throws IOException;
+
+  /** The one version there is: every answerer (running, preparing, ended job) says the same. */
+  @Override
+  default long getProtocolVersion(String protocol, long clientVersion) {
+    return versionID;
+  }
+
+  @Override
+  default ProtocolSignature getProtocolSignature(String protocol, long clientVersion,
+      int clientMethodsHash) throws IOException {
+    return ProtocolSignature.getProtocolSignature(this, protocol, clientVersion,
+        clientMethodsHash);
+  }
 }

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.fs.MountedFiles;
+import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.lustre.Striping;
 
 import org.apache.hadoop.fs.Path;
@@ -110,11 +110,6 @@ public final class JobOutput {
       Striping.outputDir(conf, out);  // before setupJob makes _temporary: all inherit the layout
     }
     committer.setupJob(context);
-  }
-
-  /** Whether the committer can take over the tasks an earlier run committed. */
-  boolean recoverySupported() throws IOException {
-    return committer.isRecoverySupported(context);
   }
 
   /**

@@ -13,7 +13,6 @@ import io.github.ham.mapreduce.driver.report.JobEvents;
 import io.github.ham.mapreduce.driver.schedule.AttemptIds;
 import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
 
-import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.Server;
 import org.apache.hadoop.mapred.TIPStatus;
 import org.apache.hadoop.mapreduce.Counters;
@@ -145,17 +144,5 @@ public final class JobControl implements DriverControl {
       events.ended(scheduler.takeEnded());
     }
     return wasRunning;
-  }
-
-  @Override
-  public long getProtocolVersion(String protocol, long clientVersion) {
-    return versionID;
-  }
-
-  @Override
-  public ProtocolSignature getProtocolSignature(String protocol, long clientVersion,
-      int clientMethodsHash) throws IOException {
-    return ProtocolSignature.getProtocolSignature(this, protocol, clientVersion,
-        clientMethodsHash);
   }
 }

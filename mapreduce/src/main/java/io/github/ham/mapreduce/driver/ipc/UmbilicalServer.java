@@ -7,9 +7,9 @@ import java.util.Locale;
 
 import javax.crypto.KeyGenerator;
 
+import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.ControlFile;
 import io.github.ham.mapreduce.common.protocol.DriverControl;
-import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.RunnerSupport;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.ids.RunnerId;
-import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 import io.github.ham.mapreduce.driver.launch.NodeState;
 import io.github.ham.mapreduce.driver.launch.RunnerExit;
+import io.github.ham.mapreduce.driver.schedule.RunnerKind;
 
 /**
  * The driver's view of its task runners, free of Hadoop and process I/O: which runner is alive,

@@ -6,8 +6,8 @@ import java.lang.reflect.Proxy;
 import java.util.HashSet;
 import java.util.Set;
 
-import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.protocol.DriverControl;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.conf.Configuration;

@@ -10,11 +10,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ham.mapreduce.driver.launch.NodeState;
+import io.github.ham.mapreduce.driver.launch.RunnerExit;
 import io.github.ham.mapreduce.driver.launch.RunnerTracker.Decision;
 import io.github.ham.mapreduce.driver.launch.RunnerTracker.Lost;
 import io.github.ham.mapreduce.driver.schedule.RunnerKind;
-import io.github.ham.mapreduce.driver.launch.NodeState;
-import io.github.ham.mapreduce.driver.launch.RunnerExit;
 
 class RunnerTrackerTest {
   @Test

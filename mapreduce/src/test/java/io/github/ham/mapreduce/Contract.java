@@ -11,14 +11,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.github.ham.mapreduce.client.ResumeJob;
-import io.github.ham.mapreduce.common.ids.AttemptKey;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.HamLocalFs;
+import io.github.ham.mapreduce.common.ids.AttemptKey;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.driver.report.StatusRecord;
 import io.github.ham.mapreduce.driver.schedule.AttemptIds;
 import io.github.ham.mapreduce.driver.schedule.SchedulingPolicy;
-import io.github.ham.mapreduce.driver.report.StatusRecord;
 import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
 import io.github.ham.mapreduce.lustre.LustreFileSystem;
 import io.github.ham.mapreduce.lustre.LustreFs;
