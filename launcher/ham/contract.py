@@ -3,8 +3,9 @@
 The Java side is the source: io.github.ham.mapreduce.common.HamConfig (configuration keys and
 their defaults, environment variables), common.jobfiles.JobDirs (a Hadoop job's directory) and
 driver.report.StatusRecord (status.json). io.github.ham.mapreduce.Contract (test code, in
-mapreduce/target/test-classes, not in the jar) prints them, and tests/unit/test_contract.py fails when a name here, in the Java runtime or in
-slurm-plugins/ham_dirs.c changes on one side only. Use these constants rather than literals.
+mapreduce/target/test-classes, not in the jar) prints them, and tests/unit/test_contract.py
+fails when a name here, in the Java runtime or in slurm-plugins/ham_dirs.c changes on one side
+only. Use these constants rather than literals.
 """
 
 from __future__ import annotations

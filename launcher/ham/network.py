@@ -2,9 +2,9 @@
 named as an interface (`ib0`) or an IPv4 subnet (`10.1.0.0/16`), as dask-jobqueue's `interface`.
 
 The driver's side is here (which of this node's addresses it listens on); each runner checks its
-own node in Java (common.protocol.NetworkChoice), with the same rules: an interface matches by its name
-(or a labelled alias of it, `ib0:1`), a subnet by any address in it, and only interfaces that
-are up count."""
+own node in Java (common.protocol.NetworkChoice), with the same rules: an interface matches by
+its name (or a labelled alias of it, `ib0:1`), a subnet by any address in it, and only
+interfaces that are up count."""
 
 from __future__ import annotations
 
