@@ -212,7 +212,9 @@ def yarn_block(plan: JobPlan, env: dict[str, str], rnd: int, record: Record,
         record("startup", system, rnd, {"startup_s": cluster.startup_s,
                                         "teardown_s": cluster.shutdown_s,
                                         "alloc_s": cluster.alloc_s}, {"nodes": n})
-        _rm(cluster.base)
+        # the daemons' logs stay for a failure's reader; containers and staging are big
+        _rm(cluster.base / "nm")
+        _rm(cluster.base / "staging")
 
 
 def _yarn_steps(steps: Sequence[Step], cluster: YarnCluster, tag: str) -> Sample:
