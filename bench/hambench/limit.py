@@ -1,7 +1,7 @@
 """The physical limit of the I/O case: the best raw tool on the same files, never beaten.
 
 Each raw tool writes and reads what TestDFSIO does (the same number of files of the same size,
-1 MiB blocks, as many at once as there are task slots) in the same directory, with the same
+1 MiB blocks, as many at once as there are task slots) on the same file system, with the same
 cache conditions: writes count until they are on disk (fdatasync / end_fsync), reads start
 from a page cache dropped as long ago as before the job's (chain.cold_cache). The tools:
 `dd` buffered, `dd` with O_DIRECT, `fio` buffered and `fio` with O_DIRECT. The limit of an
