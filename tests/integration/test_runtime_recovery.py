@@ -430,7 +430,8 @@ public class KillIt {
 
 
 def test_kill_job_from_the_client(cluster, tmp_path):
-    """Job.killJob() reaches HAM's driver: the job ends KILLED long before its 60 s maps would."""
+    """Job.killJob() reaches HAM's driver: the job ends KILLED (its 60 s maps would otherwise
+    have finished and the job SUCCEEDED), and its runners are gone."""
     d = tmp_path
     (d / "src").mkdir()
     (d / "src" / "KillIt.java").write_text(KILLER)
@@ -439,12 +440,10 @@ def test_kill_job_from_the_client(cluster, tmp_path):
     subprocess.run(["javac", "-cp", HADOOP_CP, "-d", str(classes), str(d / "src" / "KillIt.java")],
                    check=True)
     subprocess.run(["jar", "cf", str(d / "kill.jar"), "-C", str(classes), "."], check=True)
-    started = time.monotonic()
     proc = ham_popen(d, cluster, ["hadoop", "jar", str(d / "kill.jar"), "hamtest.app.KillIt"])
     out, err = communicate(proc, d, timeout=240)
     assert proc.returncode == 0, err[-4000:]
     assert "STATE=KILLED" in out
-    assert time.monotonic() - started < 60
     status = read_status(d)
     assert status["state"] == "KILLED"
     assert not runner_pids(d)
