@@ -19,6 +19,7 @@ from tests.conftest import HADOOP_CP
 from tests.integration.test_runtime import (EXAMPLES, MAPPER, REDUCER, STREAMING,
                                             check_job_counters)
 from tests.integration.test_runtime_faults import expected_counts, output_counts
+from tests.integration.test_security import private
 
 JOBS = {
     "hamtest/SecretJob.java": """package hamtest;
@@ -347,10 +348,11 @@ def test_secret_from_the_job_credentials_reaches_the_mappers(cluster, tmp_path, 
     r = ham_run(d, cluster, ["hadoop", "jar", str(app), "hamtest.SecretJob", "in", "out", secret])
     assert r.returncode == 0, r.stderr[-4000:]
     assert lines(d / "out") == [f"secret={secret}"] * 3
-    # Never in a file others can read, nor on a command line (the runners' ones included).
+    # Never in a file group or others can read (command lines and /tmp while a job runs:
+    # test_security.py, with a secret of the job's credentials too).
     shared = [p for p in (d / "shared").rglob("*") if p.is_file()]
-    assert not [p for p in shared if secret.encode() in p.read_bytes()
-                and p.stat().st_mode & 0o004]
+    held = [p for p in shared if secret.encode() in p.read_bytes()]
+    assert all(private(p, d / "shared") for p in held), held
 
 
 def test_encrypted_intermediate_data_gives_the_local_runners_output(cluster, tmp_path):
