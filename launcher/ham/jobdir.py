@@ -130,8 +130,12 @@ class JobDir:
             return
         for name in c.SESSION_INTERMEDIATE:
             shutil.rmtree(self.path / name, ignore_errors=True)
+        # A stopped job's held-aside output goes only with its resumable marker, when the user
+        # gives the job up (resumable_too); without a marker it is output, not intermediate
+        # data, and stays (as the SPANK epilog and the driver keep it).
+        held = (c.HELD_OUTPUT, c.RESUMABLE) if resumable_too else ()
         for job in self.jobs.glob("*"):
-            for name in (*c.JOB_INTERMEDIATE, c.HELD_OUTPUT, c.RESUMABLE):
+            for name in (*c.JOB_INTERMEDIATE, *held):
                 path = job / name
                 if path.is_dir():
                     shutil.rmtree(path, ignore_errors=True)

@@ -41,7 +41,11 @@ def is_lustre(path: Path, env: Mapping[str, str] | None = None) -> bool:
     absolute = Path(os.path.abspath(path))
     if any(absolute == m or m in absolute.parents for m in forced_mounts(env)):
         return True
-    res = proc.run(["stat", "-f", "-c", "%t", str(path)], check=False)
+    # A path not made yet (an output directory) is on the file system of its nearest existing
+    # ancestor, as the Java runtime's LustreMounts decides.
+    while not absolute.exists() and absolute != absolute.parent:
+        absolute = absolute.parent
+    res = proc.run(["stat", "-f", "-c", "%t", str(absolute)], check=False)
     return res.returncode == 0 and res.stdout.strip() == LUSTRE_MAGIC
 
 

@@ -171,3 +171,17 @@ def test_the_job_directory_layout_is_written_as_the_java_runtime_writes_it(tmp_p
     monkeypatch.setenv(c.ENV_LUSTRE_MOUNTS, str(tmp_path))
     assert lustre.stripe_directory(tmp_path, 2, "1024K", "job directory")
     assert calls(fake_lfs) == [f"setstripe -c 2 -S 1M {tmp_path}"]
+
+
+def test_a_path_not_made_yet_is_on_its_nearest_existing_ancestors_file_system(tmp_path,
+                                                                             monkeypatch):
+    """As the Java runtime's LustreMounts: `stat -f` of the nearest directory that exists (an
+    output directory is asked about before it is made)."""
+    asked = []
+
+    def stat(argv, check=False):
+        asked.append(argv[-1])
+        return subprocess.CompletedProcess(argv, 0, stdout=lustre.LUSTRE_MAGIC + "\n", stderr="")
+    monkeypatch.setattr(lustre.proc, "run", stat)
+    assert lustre.is_lustre(tmp_path / "out" / "part", {})
+    assert asked == [str(tmp_path)]
