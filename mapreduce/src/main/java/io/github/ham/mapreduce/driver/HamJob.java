@@ -126,7 +126,8 @@ public final class HamJob extends Thread {
         .getParentFile().getAbsolutePath() + "/ham" : root, id.toString());
     this.record = new StatusRecord(dirs.status());
     // The job's configuration the runners and clients read (kept after the job).
-    this.report = new JobReport(id, conf, user, dirs.jobConf().getPath(), ids, run);
+    this.report = new JobReport(id, conf, user, dirs.jobConf().getPath(), ids, run,
+        platform.statusCommand());
     this.resumable = conf.getBoolean(HamConfig.RESUMABLE, HamConfig.DEFAULT_RESUMABLE);
     setUncaughtExceptionHandler((t, e) -> finish(JobStatus.State.FAILED, "HAM driver crashed: "
         + StringUtils.stringifyException(e)));

@@ -27,6 +27,8 @@ final class JobReport {
   private final String jobFile;
   private final AttemptIds ids;
   private final int run;
+  /** The platform's command that shows the allocation ("ham status 12"), or empty. */
+  private final String statusCommand;
   final long startTime = System.currentTimeMillis();
   volatile long finishTime;
   volatile String failureInfo;
@@ -40,7 +42,9 @@ final class JobReport {
       DriverServices services) {
   }
 
-  JobReport(JobID id, JobConf conf, String user, String jobFile, AttemptIds ids, int run) {
+  JobReport(JobID id, JobConf conf, String user, String jobFile, AttemptIds ids, int run,
+      String statusCommand) {
+    this.statusCommand = statusCommand;
     this.id = id;
     this.conf = conf;
     this.user = user;
@@ -75,8 +79,7 @@ final class JobReport {
    * that follow the job.
    */
   private String trackingUrl() {
-    String slurmJob = System.getenv("SLURM_JOB_ID");
-    return (slurmJob == null ? "" : "`ham status " + slurmJob + "` or ")
+    return (statusCommand.isEmpty() ? "" : "`" + statusCommand + "` or ")
         + "`mapred job -status " + id + "`";
   }
 

@@ -78,6 +78,11 @@ public final class LocalPlatform implements RunnerPlatform {
   }
 
   @Override
+  public String statusCommand() {
+    return "";
+  }
+
+  @Override
   public void describe(String comment) {
   }
 

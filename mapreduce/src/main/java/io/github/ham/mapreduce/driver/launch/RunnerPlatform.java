@@ -48,6 +48,12 @@ public interface RunnerPlatform {
   /** Whether the allocation is over (scancel, time limit); false when that cannot be told. */
   boolean ended();
 
+  /**
+   * The command that shows what the runners run in ({@code ham status 12} for Slurm job 12), for
+   * the client's tracking line; empty where there is none.
+   */
+  String statusCommand();
+
   /** Names the Hadoop job where the platform's own tools show it (squeue, sacct). */
   void describe(String comment);
 

@@ -156,6 +156,11 @@ public final class SlurmPlatform implements RunnerPlatform {
    * logged if Slurm refuses. Nothing outside an allocation.
    */
   @Override
+  public String statusCommand() {
+    return job == null ? "" : "ham status " + job;
+  }
+
+  @Override
   public void describe(String comment) {
     if (job == null) {
       return;

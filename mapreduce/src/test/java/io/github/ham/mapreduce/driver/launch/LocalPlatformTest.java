@@ -25,6 +25,7 @@ class LocalPlatformTest {
     conf.setInt(HamConfig.LOCAL_RUNNERS, 5);
     assertEquals(5, local.configuredPerNode(conf), "ham.local.runners, where set, wins");
     assertEquals(1, local.allocation().nodes());
+    assertEquals("", local.statusCommand(), "no allocation for the tracking line to name");
   }
 
   @Test
