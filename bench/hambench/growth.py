@@ -11,6 +11,7 @@ default YARN beside it.
 
 from __future__ import annotations
 
+import hashlib
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from hambench.data import oneline_files, wordcount_input
 from hambench.jobs import Step
 from hambench.systems import BASELINES, HAM, SYSTEMS, YARN_DEFAULT, best_baseline
-from hambench.util import EXAMPLES_JAR, WORK
+from hambench.util import EXAMPLES_JAR, WORK, BenchError
 
 OUT = WORK / "out"
 CASES = ("maps", "wordcount", "terasort", "nodes")
@@ -101,6 +102,34 @@ def prepare_data(pts: Iterable[Point], wc_files: int) -> None:
 
 def output_dir(system: str) -> Path:
     return OUT / system
+
+
+def output_digest(p: Point, system: str, out: Path | None = None) -> str:
+    """What a point's job wrote, whatever number of tasks wrote it (the systems run different
+    numbers of reduces), as a SHA-256: wordcount's lines sorted (its reduces partition by hash),
+    terasort's sorted output as it stands (a total order across its parts)."""
+    out = out or OUT / system / f"{p.case}-{p.size}-{p.nodes}"
+    parts = sorted((out / "sorted" if p.case == "terasort" else out).glob("part-r-*"))
+    if not parts:  # else every system's "nothing" would compare equal
+        raise BenchError(f"no part-r-* files in {out}: the job wrote no output")
+    h = hashlib.sha256()
+    if p.case == "terasort":
+        for part in parts:
+            with part.open("rb") as f:
+                for chunk in iter(lambda: f.read(MIB), b""):
+                    h.update(chunk)
+    else:
+        for line in sorted(line for part in parts for line in part.read_bytes().splitlines()):
+            h.update(line + b"\n")
+    return h.hexdigest()
+
+
+def output_mismatches(by_system: Mapping[str, str]) -> str | None:
+    """None when every system's output digest is the same, else what differs (one line)."""
+    if len(set(by_system.values())) <= 1:
+        return None
+    return "the systems' outputs differ: " + ", ".join(
+        f"{system} {digest[:12]}" for system, digest in sorted(by_system.items()))
 
 
 # ---- tables ---------------------------------------------------------------------------------

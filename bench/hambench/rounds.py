@@ -36,6 +36,11 @@ class JobPlan:
     yarn_default_max_maps: int = 300
     mixes: bool = True
     skipped: list[str] = field(default_factory=list)
+    # (round, point label) -> system -> digest of what its job wrote (growth.output_digest)
+    outputs: dict[tuple[int, str], dict[str, str]] = field(default_factory=dict)
+
+    def keep_digest(self, rnd: int, pt: growth.Point, system: str) -> None:
+        self.outputs.setdefault((rnd, pt.label), {})[system] = growth.output_digest(pt, system)
 
     def mix_steps(self, system: str, kind: str) -> list[Step]:
         n = self.mix_jobs if kind == "sequence" else self.mix_parallel
@@ -60,6 +65,11 @@ def run_round(plan: JobPlan, env: dict[str, str], lenv: dict[str, str], rnd: int
         else:
             yarn_block(plan, env, rnd, record, system)
         _rm(growth.OUT / system)
+    # Every system must have written the same output at each point (a figure of a system that
+    # wrote something else measures nothing).
+    for (r, label), by_system in plan.outputs.items():
+        if r == rnd and (diff := growth.output_mismatches(by_system)):
+            record("outputs", "mismatch", rnd, error=f"{label}: {diff}")
 
 
 def _metrics(s: Sample, peaks: dict[str, float]) -> dict[str, float]:
@@ -80,6 +90,7 @@ def ham_block(plan: JobPlan, env: dict[str, str], rnd: int, record: Record) -> N
             m["e2e_s"] = s.info["e2e_s"]
             record(pt.case, HAM, rnd, m, {"slurm_job": s.info["slurm_job"]},
                    point=pt.as_dict())
+            plan.keep_digest(rnd, pt, HAM)
             record("startup", HAM, rnd, {k: s.info[k] for k in (
                 "startup_s", "teardown_s", "ham_exit_s", "alloc_s", "startup_in_alloc_s")
                 if k in s.info}, {"from": tag, "slurm_job": s.info["slurm_job"]})
@@ -109,6 +120,7 @@ def local_block(plan: JobPlan, lenv: dict[str, str], rnd: int, record: Record) -
             m = _metrics(s, mem.metrics())
             m["e2e_s"] = s.info["e2e_s"]
             record(pt.case, LOCAL, rnd, m, point=pt.as_dict())
+            plan.keep_digest(rnd, pt, LOCAL)
         except Exception as e:
             record(pt.case, LOCAL, rnd, error=_err(e), point=pt.as_dict())
         _rm(growth.OUT / LOCAL)
@@ -183,6 +195,7 @@ def yarn_block(plan: JobPlan, env: dict[str, str], rnd: int, record: Record,
                         s = _yarn_steps(growth.steps(pt, system, n * plan.slots_per_node,
                                                      plan.wc_files), cluster, tag)
                     done.append((pt.case, _metrics(s, mem.metrics()), pt.as_dict()))
+                    plan.keep_digest(rnd, pt, system)
                 except Exception as e:
                     record(pt.case, system, rnd, error=_err(e), point=pt.as_dict())
                 _rm(growth.OUT / system)

@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from hambench import growth, layout  # noqa: E402
+from hambench.util import BenchError  # noqa: E402
 
 
 def test_a_run_directory_names_its_date_and_commit() -> None:
@@ -88,3 +89,30 @@ def test_an_application_archive_is_told_from_the_jdks_own() -> None:
     assert not memory.maps_app_archive(jdk)
     assert memory.maps_app_archive(jdk + app)
     assert not memory.maps_app_archive("")
+
+
+def write_parts(d: Path, parts: list[str]) -> None:
+    d.mkdir(parents=True)
+    for i, text in enumerate(parts):
+        (d / f"part-r-{i:05d}").write_text(text)
+
+
+def test_outputs_compare_whatever_number_of_reduces_wrote_them(tmp_path: Path) -> None:
+    wc = growth.Point("wordcount", 64, 3)
+    write_parts(tmp_path / "one", ["a\t1\nb\t2\nc\t3\n"])
+    write_parts(tmp_path / "three", ["b\t2\n", "c\t3\na\t1\n", ""])
+    write_parts(tmp_path / "other", ["a\t1\nb\t2\nc\t4\n"])
+    one, three, other = (growth.output_digest(wc, "x", tmp_path / d)
+                         for d in ("one", "three", "other"))
+    assert one == three != other
+    assert growth.output_mismatches({"ham": one, "local": three}) is None
+    assert "ham" in (growth.output_mismatches({"ham": other, "local": one}) or "")
+    tera = growth.Point("terasort", 10, 3)
+    write_parts(tmp_path / "t1" / "sorted", ["aaa", "bbb"])
+    write_parts(tmp_path / "t2" / "sorted", ["aaabbb"])
+    write_parts(tmp_path / "t3" / "sorted", ["bbb", "aaa"])  # out of order: not a total order
+    t1, t2, t3 = (growth.output_digest(tera, "x", tmp_path / d) for d in ("t1", "t2", "t3"))
+    assert t1 == t2 != t3
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(BenchError, match="no part-r-"):
+        growth.output_digest(wc, "x", tmp_path / "empty")
