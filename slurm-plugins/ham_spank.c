@@ -219,13 +219,19 @@ static int as_user(const struct job_ctx *c, int (*fn)(const struct job_ctx *))
     return -1;
 }
 
+/* fn(c) as root in the site's root, as the job's user in a root the job chose (user_root). */
+static int act(const struct job_ctx *c, int (*fn)(const struct job_ctx *))
+{
+    return user_root(c) ? as_user(c, fn) : fn(c);
+}
+
 int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
 {
     struct job_ctx c;
     int rc;
     if (!load_ctx(sp, ac, av, &c, &rc))
         return rc;
-    if ((user_root(&c) ? as_user(&c, create) : create(&c)) != 0) {
+    if (act(&c, create) != 0) {
         slurm_error("ham: cannot create the job directory for job %u under %s/%s: %s%s",
                     c.jobid, c.root, c.user, strerror(errno),
                     user_root(&c) ? " (as the job's user, in the directory the job named; the "
@@ -263,7 +269,7 @@ int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
     int rc;
     if (!load_ctx(sp, ac, av, &c, &rc))
         return rc;
-    if ((user_root(&c) ? as_user(&c, clean) : clean(&c)) != 0) {
+    if (act(&c, clean) != 0) {
         slurm_error("ham: cleaning job %u under %s/%s: %s", c.jobid, c.root, c.user,
                     strerror(errno));
         return user_root(&c) ? ESPANK_SUCCESS : ESPANK_ERROR;

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from ham.slurm import time_limit_seconds
 from tests.conftest import MAPREDUCE_JARS, TOOLS_JARS
 
 EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
@@ -408,11 +409,10 @@ def test_cpu_counters_within_what_slurm_accounted_for_the_runners(runs, cluster)
 
 
 def cpu_millis(total_cpu: str) -> int:
-    """sacct's TotalCPU ([DD-[HH:]]MM:SS.mmm) in milliseconds."""
-    days, _, rest = total_cpu.rpartition("-")
-    *hm, seconds = rest.split(":")
-    minutes = sum(int(x) * 60 ** i for i, x in enumerate(reversed(hm)))
-    return round((int(days or 0) * 86400 + minutes * 60 + float(seconds)) * 1000)
+    """sacct's TotalCPU ([DD-][HH:]MM:SS.mmm) in milliseconds: its clock reads as a time limit
+    does, then the fraction of a second."""
+    clock, _, fraction = total_cpu.partition(".")
+    return (time_limit_seconds(clock) or 0) * 1000 + round(float(f"0.{fraction or 0}") * 1000)
 
 
 def test_each_job_took_the_runners_started_when_it_got_its_id(runs):
