@@ -141,6 +141,8 @@ def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: lis
                           extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms,
                           client_jit=client_jit, sim_warmup=sim_warmup)
             metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
+            # the runners' start-up spread the bench gives them, part of connect_s
+            metrics["connect_ramp_s"] = res["config"].get("connect_ramp_ms", 0) / 1000
             record("scale", v, rnd, metrics,
                    {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],
                     "config": res["config"], "failures": res["failures"],
