@@ -19,7 +19,8 @@ import subprocess
 
 def samples(recording: str) -> list[tuple[str, list[str]]]:
     """(thread, frames top first as Class.method) of every execution sample."""
-    out = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ExecutionSample", recording],
+    out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events",
+                          "jdk.ExecutionSample", recording],
                          check=True, capture_output=True, text=True).stdout
     result = []
     for e in json.loads(out)["recording"]["events"]:

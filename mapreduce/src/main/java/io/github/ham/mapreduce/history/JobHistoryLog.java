@@ -10,9 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -81,11 +83,19 @@ public final class JobHistoryLog {
   private final String user;
   private final int run;
   private final ApplicationAttemptId appAttempt;
-  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "ham-history");
-    t.setDaemon(true);
-    return t;
-  });
+  /** The history thread's queue: a task's end is flushed once the thread has caught up. */
+  private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+  private final ExecutorService writer = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS,
+      queue, r -> {
+        Thread t = new Thread(r, "ham-history");
+        t.setDaemon(true);
+        return t;
+      });
+  /** A task's end was written and not yet flushed (history thread only). */
+  private boolean flushDue;
+  private long flushedAt = System.nanoTime();
+  /** A thread that is behind still flushes this often. */
+  private static final long MAX_FLUSH_DELAY_NS = TimeUnit.SECONDS.toNanos(1);
   private final FileSystem fs;
   private final Set<TaskID> started = new HashSet<>();
   /** The attempt each ended task ended with (a map may end again after its output is lost). */
@@ -138,6 +148,12 @@ public final class JobHistoryLog {
       writer.execute(() -> {
         try {
           action.run();
+          if (flushDue && out != null && (queue.isEmpty()
+              || System.nanoTime() - flushedAt > MAX_FLUSH_DELAY_NS)) {
+            out.flush();
+            flushDue = false;
+            flushedAt = System.nanoTime();
+          }
         } catch (IOException | RuntimeException | LinkageError e) {
           LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
         }
@@ -307,8 +323,9 @@ public final class JobHistoryLog {
 
   /**
    * A task ended: SUCCEEDED with {@code attempt}, or FAILED (used up its attempts) or KILLED
-   * (the job ended first), the last attempt being {@code attempt}. Flushed: once a task's end is
-   * in the file, a resume need not run it again.
+   * (the job ended first), the last attempt being {@code attempt}. Flushed once the history thread
+   * has caught up (at least once a second): once a task's end is in the file, a resume need not
+   * run it again.
    */
   public void taskEnded(TaskID task, String state, TaskAttemptID attempt, long finish,
       String error, Supplier<IndexedCounters> taskCounters) {
@@ -328,9 +345,9 @@ public final class JobHistoryLog {
         write(new TaskFailedEvent(t, finish, task.getTaskType(), error == null ? "" : error,
             state, a, null, start), avro.of(taskCounters));
       }
-      if (out != null) {
-        out.flush();
-      }
+      // Flushed when the thread has caught up (one write for a burst of ends, not one each:
+      // what a driver killed meanwhile loses is what its queue held anyway).
+      flushDue = true;
     });
   }
 

@@ -38,7 +38,9 @@ public final class IdNames {
   /** Whether {@code task} is one of this job's, whose names this object makes. */
   public boolean isOf(TaskID task) {
     JobID of = task.getJobID();
-    return of.getId() == job.getId() && of.getJtIdentifier().equals(job.getJtIdentifier());
+    // compareTo compares the cluster ids' bytes; getJtIdentifier decodes a String from them
+    // on each call, which the driver did for every call of a runner's (AttemptIds.keyOf).
+    return of == job || of.getId() == job.getId() && of.compareTo(job) == 0;
   }
 
   private static StringBuilder name(StringBuilder b, TaskType type, int index) {

@@ -50,6 +50,14 @@ public final class JobCounters {
   private final Map<Integer, String> displayNames = new HashMap<>();
   /** Each attempt's last report: (counter index, value) pairs. */
   private final Map<AttemptKey, long[]> byAttempt = new HashMap<>();
+  /**
+   * Reports not yet made pairs ({@link #settle}): a map's commitPending and its last
+   * statusUpdate come milliseconds apart, each with all of its counters, and the second
+   * replaces the first before anyone reads either, so only the last is converted. At most
+   * {@link #MAX_UNSETTLED} (a few KB each) are held.
+   */
+  private final Map<AttemptKey, Counters> unsettled = new HashMap<>();
+  static final int MAX_UNSETTLED = 1024;
   /** The sum over the attempts not ended unsuccessfully, by counter index. */
   private long[] sum = new long[32];
   /** How many of those attempts reported each counter (a counter is in the sum while > 0). */
@@ -76,6 +84,32 @@ public final class JobCounters {
 
   /** An attempt's latest counters (each status report carries all of them). */
   public synchronized void update(AttemptKey key, Counters counters) {
+    if (unsettled.size() >= MAX_UNSETTLED && !unsettled.containsKey(key)) {
+      settle();
+    }
+    unsettled.put(key, counters);
+  }
+
+  /** Every held report made pairs and entered in the sum, as if each came now. */
+  private void settle() {
+    if (unsettled.isEmpty()) {
+      return;
+    }
+    for (Map.Entry<AttemptKey, Counters> e : unsettled.entrySet()) {
+      enter(e.getKey(), e.getValue());
+    }
+    unsettled.clear();
+  }
+
+  /** One attempt's held report, if any, made pairs and entered in the sum. */
+  private void settle(AttemptKey key) {
+    Counters counters = unsettled.remove(key);
+    if (counters != null) {
+      enter(key, counters);
+    }
+  }
+
+  private void enter(AttemptKey key, Counters counters) {
     long[] values = pairs(counters);
     long[] old = byAttempt.put(key, values);
     if (!excluded.contains(key)) {
@@ -88,6 +122,7 @@ public final class JobCounters {
 
   /** The counters an attempt last reported (empty if none). */
   public synchronized Counters ofAttempt(AttemptKey key) {
+    settle(key);
     Counters out = new Counters();
     long[] values = byAttempt.get(key);
     if (values != null) {
@@ -100,6 +135,7 @@ public final class JobCounters {
 
   /** The counters an attempt last reported, as the history converts them (none if none). */
   synchronized IndexedCounters indexed(AttemptKey key) {
+    settle(key);
     long[] values = byAttempt.get(key);  // replaced, never changed, by a later report
     return new IndexedCounters(values == null ? new long[0] : values, this::namesOf);
   }
@@ -115,6 +151,7 @@ public final class JobCounters {
 
   /** The task counters of the successful attempts of the maps (or reduces). */
   synchronized Counters succeededTasks(boolean isMap) {
+    settle();
     long[] total = new long[names.size()];
     boolean[] present = new boolean[names.size()];
     for (AttemptInfo.Snapshot a : scheduler.attempts()) {
@@ -136,6 +173,7 @@ public final class JobCounters {
   }
 
   public synchronized Counters total() {
+    settle();
     for (AttemptKey key : scheduler.unsuccessfulSince(unsuccessfulSeen)) {
       unsuccessfulSeen++;
       long[] values = byAttempt.get(key);

@@ -153,4 +153,42 @@ class JobCountersTest {
     assertEquals(100, total.findCounter(JobCounter.VCORES_MILLIS_REDUCES).getValue());
     assertEquals(100 * 6, total.findCounter(JobCounter.SLOTS_MILLIS_REDUCES).getValue());
   }
+
+  /**
+   * Reports are held and converted when read (the last of an attempt's only): with more
+   * attempts reporting than are held, replaced and failed ones, the sums are as if each report
+   * had been converted as it came.
+   */
+  @Test
+  void manyHeldReportsSumAsIfEachWasConvertedAtOnce() {
+    int n = 3 * JobCounters.MAX_UNSETTLED + 7;
+    TaskScheduler s = new TaskScheduler(n, 0, SchedulingPolicy.basic(4, 600_000, 30_000));
+    JobCounters counters = new JobCounters(s, new JobConf(false));
+    List<AttemptKey> keys = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      keys.add(s.assign("n1/g0-p" + i + "/" + i, 0));
+    }
+    long expected = 0;
+    for (int i = 0; i < n; i++) {
+      counters.update(keys.get(i), report(1000, 1));  // commitPending's, replaced
+      if (i % 500 == 0) {
+        counters.total();  // a read between the two reports: the first is entered, then taken out
+      }
+      counters.update(keys.get(i), report(i, 1));
+      if (i % 3 == 0) {
+        s.failed(keys.get(i), "boom", 1);
+      } else {
+        s.succeeded(keys.get(i), 1);
+        expected += i;
+      }
+    }
+    Counters total = counters.total();
+    assertEquals(expected, total.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    assertEquals(n - (n + 2) / 3,
+        total.getGroup("my.app.Words").getCounterForName("LONG").getValue());
+    assertEquals(expected, counters.succeededTasks(true)
+        .findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    assertEquals(report(5, 1), counters.ofAttempt(keys.get(5)));
+    assertEquals(names(counters.ofAttempt(keys.get(7))), names(counters.indexed(keys.get(7))));
+  }
 }

@@ -34,5 +34,7 @@ class AttemptIdsTest {
     AttemptIds ids = new AttemptIds(new JobID("1700000000000", 7));
     assertNull(ids.keyOf(TaskAttemptID.forName("attempt_1700000000000_0008_m_000001_0")));
     assertNull(ids.keyOf(TaskAttemptID.forName("attempt_1700000000001_0007_m_000001_0")));
+    assertNull(ids.keyOf(TaskAttemptID.forName("attempt_17000000000000_0007_m_000001_0")));
+    assertNull(ids.keyOf(TaskAttemptID.forName("attempt_170000000000_0007_m_000001_0")));
   }
 }
