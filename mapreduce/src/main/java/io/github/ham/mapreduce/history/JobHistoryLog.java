@@ -10,11 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -83,14 +79,8 @@ public final class JobHistoryLog {
   private final String user;
   private final int run;
   private final ApplicationAttemptId appAttempt;
-  /** The history thread's queue: a task's end is flushed once the thread has caught up. */
-  private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
-  private final ExecutorService writer = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS,
-      queue, r -> {
-        Thread t = new Thread(r, "ham-history");
-        t.setDaemon(true);
-        return t;
-      });
+  /** The history's thread: a task's end is flushed once it has caught up. */
+  private final PacedWorker writer = new PacedWorker("ham-history");
   /** A task's end was written and not yet flushed (history thread only). */
   private boolean flushDue;
   private long flushedAt = System.nanoTime();
@@ -148,7 +138,7 @@ public final class JobHistoryLog {
       writer.execute(() -> {
         try {
           action.run();
-          if (flushDue && out != null && (queue.isEmpty()
+          if (flushDue && out != null && (writer.isIdle()
               || System.nanoTime() - flushedAt > MAX_FLUSH_DELAY_NS)) {
             out.flush();
             flushDue = false;
