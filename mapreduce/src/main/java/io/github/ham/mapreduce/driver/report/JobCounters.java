@@ -35,7 +35,8 @@ import org.apache.hadoop.mapreduce.counters.CounterGroupFactory;
  * <p>Sized for 100,000 attempts: each attempt's last report is kept as (counter, value) pairs
  * over the job's table of counter names (a few hundred bytes, where Hadoop's Counters object
  * takes a few kilobytes), and made a Counters again when asked for. The sum is kept as reports
- * come (each report replaces the attempt's last one), and an attempt that ends other than
+ * come (each report replaces the attempt's last one; a report is held as it came until the
+ * counters are read or the next report replaces it), and an attempt that ends other than
  * SUCCEEDED is taken out of it once: {@link #total} costs the same with 100 or 100,000
  * attempts (the status record and the clients read it often), and sums by counter name, not
  * through Hadoop's display names (a resource-bundle lookup per counter). Thread-safe.
