@@ -20,6 +20,10 @@ import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
  * `mapred job -history`. A file cut short (the driver killed) still parses up to the cut.
  */
 final class JhistWriter implements Closeable {
+  /** A history thread that is behind still flushes a task's end this often. */
+  private static final long MAX_FLUSH_DELAY_NS = 1_000_000_000L;
+  private boolean flushDue;
+  private long flushedAt = System.nanoTime();
   private final FSDataOutputStream out;
   private final BinaryEncoder encoder;
   private final DatumWriter<Event> datum = new SpecificDatumWriter<>(Event.class) {
@@ -57,6 +61,24 @@ final class JhistWriter implements Closeable {
   void flush() throws IOException {
     encoder.flush();
     out.hflush();
+    flushDue = false;
+    flushedAt = System.nanoTime();
+  }
+
+  /**
+   * A task's end was written: it reaches the file at the next {@link #flushIfDue} that finds
+   * the writer caught up, one write for a burst of ends rather than one each (what a driver
+   * killed meanwhile loses is what its queue held anyway).
+   */
+  void flushSoon() {
+    flushDue = true;
+  }
+
+  /** Flushes a task's end written since the last flush, if {@code caughtUp} or 1 s old. */
+  void flushIfDue(boolean caughtUp) throws IOException {
+    if (flushDue && (caughtUp || System.nanoTime() - flushedAt > MAX_FLUSH_DELAY_NS)) {
+      flush();
+    }
   }
 
   @Override

@@ -81,11 +81,6 @@ public final class JobHistoryLog {
   private final ApplicationAttemptId appAttempt;
   /** The history's thread: a task's end is flushed once it has caught up. */
   private final PacedWorker writer = new PacedWorker("ham-history");
-  /** A task's end was written and not yet flushed (history thread only). */
-  private boolean flushDue;
-  private long flushedAt = System.nanoTime();
-  /** A thread that is behind still flushes this often. */
-  private static final long MAX_FLUSH_DELAY_NS = TimeUnit.SECONDS.toNanos(1);
   private final FileSystem fs;
   private final Set<TaskID> started = new HashSet<>();
   /** The attempt each ended task ended with (a map may end again after its output is lost). */
@@ -138,11 +133,8 @@ public final class JobHistoryLog {
       writer.execute(() -> {
         try {
           action.run();
-          if (flushDue && out != null && (writer.isIdle()
-              || System.nanoTime() - flushedAt > MAX_FLUSH_DELAY_NS)) {
-            out.flush();
-            flushDue = false;
-            flushedAt = System.nanoTime();
+          if (out != null) {
+            out.flushIfDue(writer.isIdle());
           }
         } catch (IOException | RuntimeException | LinkageError e) {
           LOG.warn("Job history of {}: cannot write {}: {}", id, what, e.toString());
@@ -335,9 +327,9 @@ public final class JobHistoryLog {
         write(new TaskFailedEvent(t, finish, task.getTaskType(), error == null ? "" : error,
             state, a, null, start), avro.of(taskCounters));
       }
-      // Flushed when the thread has caught up (one write for a burst of ends, not one each:
-      // what a driver killed meanwhile loses is what its queue held anyway).
-      flushDue = true;
+      if (out != null) {
+        out.flushSoon();
+      }
     });
   }
 
