@@ -30,6 +30,7 @@ import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
 
 /**
  * A task's configuration and working directory in a runner, as YarnChild builds them for a
@@ -39,6 +40,8 @@ import org.apache.hadoop.util.StringUtils;
 final class TaskSetup {
   private static final String FS_FILE_IMPL = "fs.file.impl";
   private static final String HADOOP_COLLECTOR = MapTask.MapOutputBuffer.class.getName();
+  /** Whether the kernel lists a process's children, as RunnerProcessTree reads them. */
+  private static final boolean CHILDREN_LISTED = RunnerProcessTree.available();
 
   private TaskSetup() {
   }
@@ -58,6 +61,9 @@ final class TaskSetup {
         MapOutputFile.class);
     if (task.isMapTask()) {
       reuseSortBuffer(job);
+    }
+    if (CHILDREN_LISTED) {
+      processTree(job);
     }
     if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
       // Hadoop's local file system without a chmod process per created file.
@@ -104,6 +110,18 @@ final class TaskSetup {
         && HADOOP_COLLECTOR.equals(job.getTrimmed(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
             HADOOP_COLLECTOR))) {
       job.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, HamMapOutputBuffer.class.getName());
+    }
+  }
+
+  /**
+   * The task's CPU and memory counters from the runner's own process tree
+   * ({@link RunnerProcessTree}), without reading every process of the node twice a task,
+   * unless the job names its own mapreduce.job.process-tree.class.
+   */
+  static void processTree(JobConf job) {
+    if (job.getTrimmed(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE, "").isEmpty()) {
+      job.setClass(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE, RunnerProcessTree.class,
+          ResourceCalculatorProcessTree.class);
     }
   }
 
