@@ -1,12 +1,14 @@
 package io.github.ham.mapreduce.runner;
 
+import java.io.File;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -42,6 +44,8 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   }
 
   private final String pid;
+  /** Holds one /proc file at a time: a stat line, or a thread's list of children. */
+  private final byte[] buf = new byte[8192];
   private Map<String, Seen> tree = new HashMap<>();
   /** CPU of the tree so far, in jiffies: every process's share up to its last update. */
   private long cpuJiffies;
@@ -80,13 +84,23 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
     tree = next;
   }
 
-  /** utime + stime, rss and vsize of a process, or null if it is gone. */
-  private static Seen stat(String p) {
-    String text;
-    try {
-      text = new String(Files.readAllBytes(PROC.resolve(p).resolve("stat")),
-          StandardCharsets.US_ASCII);
+  /** A small /proc file's text ("" if it is gone); its reads cost more than their parsing. */
+  private String read(String path) {
+    try (FileInputStream in = new FileInputStream(path)) {
+      int n = 0;
+      for (int r; n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0; ) {
+        n += r;
+      }
+      return new String(buf, 0, n, StandardCharsets.US_ASCII);
     } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** utime + stime, rss and vsize of a process, or null if it is gone. */
+  private Seen stat(String p) {
+    String text = read("/proc/" + p + "/stat");
+    if (text.isEmpty()) {
       return null;
     }
     // Fields after the command name (which may hold spaces and parentheses): state is the
@@ -102,27 +116,15 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
     return s;
   }
 
-  /** The children of every thread of a process. */
-  private static List<String> children(String p) {
+  /** The children of every thread of a process (none once it ended). */
+  private List<String> children(String p) {
     List<String> out = new ArrayList<>();
-    try (DirectoryStream<Path> threads = Files.newDirectoryStream(PROC.resolve(p)
-        .resolve("task"))) {
-      for (Path t : threads) {
-        String list;
-        try {
-          list = new String(Files.readAllBytes(t.resolve("children")),
-              StandardCharsets.US_ASCII).trim();
-        } catch (IOException e) {
-          continue;  // the thread ended
-        }
-        if (!list.isEmpty()) {
-          for (String c : list.split(" ")) {
-            out.add(c);
-          }
-        }
+    String[] threads = new File("/proc/" + p + "/task").list();
+    for (String t : threads == null ? new String[0] : threads) {
+      String list = read("/proc/" + p + "/task/" + t + "/children").trim();
+      if (!list.isEmpty()) {
+        out.addAll(Arrays.asList(list.split(" ")));
       }
-    } catch (IOException | java.nio.file.DirectoryIteratorException e) {
-      // the process ended
     }
     return out;
   }

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,6 +14,7 @@ import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.JobResources;
 
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.HamMapOutputBuffer;
@@ -99,6 +101,23 @@ final class TaskSetup {
     task.setJobFile(localJobFile.getAbsolutePath());
     task.setConf(job);
     return mapFiles;
+  }
+
+  /**
+   * Empties the runner's working directory for the next attempt, as a new container's is, but
+   * for the previous attempt's job.xml, which {@link #configure} overwrites: deleting and
+   * creating that file again cost a new inode every task (the file system's most expensive
+   * operation in a runner's profile of many short maps). What cannot be deleted stays, as
+   * FileUtil.fullyDeleteContents leaves it.
+   */
+  static void clearWorkDir(File workDir) {
+    File[] entries = workDir.listFiles();
+    for (File f : entries == null ? new File[0] : entries) {
+      if (!(f.getName().equals(MRJobConfig.JOB_CONF_FILE)
+          && Files.isRegularFile(f.toPath(), LinkOption.NOFOLLOW_LINKS))) {
+        FileUtil.fullyDelete(f);
+      }
+    }
   }
 
   /**
