@@ -3,6 +3,8 @@ package io.github.ham.mapreduce.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.HashSet;
 import java.util.concurrent.TimeUnit;
 
@@ -34,11 +36,13 @@ class RunnerProcessTreeTest {
       assertTrue(ours.getVirtualMemorySize() > rss);
       long cpu = ours.getCumulativeCpuTime();
       long hadoopCpu = hadoops.getCumulativeCpuTime();
-      assertTrue(cpu > 0 && Math.abs(cpu - hadoopCpu) <= 100, cpu + " vs " + hadoopCpu);
-      // Work done between updates is added; a process gone keeps what it had spent.
-      long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+      assertTrue(cpu > 0 && Math.abs(cpu - hadoopCpu) <= 250, cpu + " vs " + hadoopCpu);
+      // Work done between updates is added; a process gone keeps what it had spent. The
+      // work is 300 ms of this thread's own CPU, however busy the machine is.
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long end = threads.getCurrentThreadCpuTime() + TimeUnit.MILLISECONDS.toNanos(300);
       long spin = 0;
-      while (System.nanoTime() < end) {
+      while (threads.getCurrentThreadCpuTime() < end) {
         spin++;
       }
       child.destroyForcibly().waitFor();
