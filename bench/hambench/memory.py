@@ -1,13 +1,18 @@
-"""Peak RSS of a job's driver and runners, read from /proc while the job runs.
+"""Peak RSS and CPU time of a job's driver and runners, read from /proc while the job runs.
 
 Each process's own high-water mark (VmHWM in /proc/PID/status) is read every 0.2 s; a role's
-figure is the largest of its processes' marks. Roles are told apart by their command lines:
+figure is the largest of its processes' marks. Its CPU time (utime + stime in /proc/PID/stat)
+is read at the same time; a role's figure is the sum over its processes of the last value
+seen (what a process spends in its last 0.2 s is missed: at most 0.2 s a process). On a
+machine whose cores are busy with other work, CPU per unit of work is the figure that load
+does not hide (per-map cost, issue 32). Roles are told apart by their command lines:
 HAM's driver is the `hadoop jar` client JVM (RunJar) and its runners TaskRunner JVMs; YARN's
 driver is the MRAppMaster and its runners YarnChild JVMs; the local runner is one JVM (RunJar).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import Callable, Mapping
@@ -46,6 +51,13 @@ def vm_hwm_mb(status_text: str) -> float | None:
     return None
 
 
+def cpu_s(stat_text: str, ticks: int = os.sysconf("SC_CLK_TCK")) -> float:
+    """utime + stime of a /proc/PID/stat text, in seconds (fields 14 and 15, counted after
+    the command name, which may hold spaces)."""
+    fields = stat_text.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
 def maps_app_archive(maps_text: str) -> bool:
     """Whether a /proc/PID/maps text maps an application class-data archive: a .jsa other than
     the JDK's own (lib/server/classes*.jsa), which every JVM maps by default."""
@@ -67,6 +79,7 @@ class PeakRss(threading.Thread):
         self._done = threading.Event()
         self._seen: dict[int, str] = {}
         self.cds: dict[int, bool] = {}  # runner pid -> whether it mapped a class-data archive
+        self.cpu: dict[int, float] = {}  # pid -> its CPU seconds when last read
 
     def run(self) -> None:
         while not self._done.is_set():
@@ -93,6 +106,10 @@ class PeakRss(threading.Thread):
                 continue
             if mb is not None and mb > self.peaks.get(role, 0.0):
                 self.peaks[role] = mb
+            try:
+                self.cpu[pid] = cpu_s((Path("/proc") / str(pid) / "stat").read_text())
+            except (OSError, IndexError, ValueError):
+                pass
 
     def __enter__(self) -> "PeakRss":
         self.start()
@@ -103,9 +120,13 @@ class PeakRss(threading.Thread):
         self.join()
 
     def metrics(self) -> dict[str, float]:
-        """Peak RSS per role, and runner_cds: the share of runner JVMs seen that had mapped a
-        class-data archive (shows that HAM's and the tuned YARN's archives are used)."""
+        """Peak RSS per role, CPU seconds per role ({role}_cpu_s, JVM start-up included), and
+        runner_cds: the share of runner JVMs seen that had mapped a class-data archive (shows
+        that HAM's and the tuned YARN's archives are used)."""
         m = {f"{role}_rss_MB": mb for role, mb in self.peaks.items()}
+        for pid, secs in self.cpu.items():
+            key = f"{self._seen[pid]}_cpu_s"
+            m[key] = m.get(key, 0.0) + secs
         if self.cds:
             m["runner_cds"] = sum(self.cds.values()) / len(self.cds)
         return m

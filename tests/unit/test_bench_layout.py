@@ -82,6 +82,33 @@ def test_the_node_sweep_shows_the_main_node_count_from_the_wordcount_point() -> 
         == [(1, 30.0), (2, 16.0), (3, 11.0)]
 
 
+def test_cpu_time_is_read_after_a_command_name_with_spaces_and_summed_per_role() -> None:
+    from hambench import memory
+    stat = "42 (java (x) y) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 30 0 9 1 2"
+    assert memory.cpu_s(stat, ticks=100) == 3.0  # utime 250 + stime 50, not the children's
+    peaks = memory.PeakRss({})
+    peaks._seen = {1: "runner", 2: "runner", 3: "driver"}
+    peaks.cpu = {1: 2.0, 2: 3.0, 3: 1.5}
+    m = peaks.metrics()
+    assert (m["runner_cpu_s"], m["driver_cpu_s"]) == (5.0, 1.5)
+
+
+def test_cpu_rows_give_ms_per_unit_and_ham_against_the_local_runner() -> None:
+    def sample(system: str, metrics: dict) -> dict:
+        return {"case": "maps", "variant": system, "round": 0, "error": None,
+                "metrics": {"cmd_s": 1.0, **metrics},
+                "point": growth.Point("maps", 300, 3).as_dict()}
+    samples = [sample("ham", {"driver_cpu_s": 0.6, "runner_cpu_s": 2.4}),
+               sample("local", {"driver_cpu_s": 6.0})]
+    rows = {r["system"]: r for r in growth.cpu_rows(samples)}
+    assert rows["ham"]["driver_ms"] == pytest.approx(2.0)
+    assert rows["ham"]["runner_ms"] == pytest.approx(8.0)
+    assert rows["ham"]["ham_local"] == pytest.approx(0.5)
+    assert rows["local"]["runner_ms"] is None and rows["local"]["total_ms"] == pytest.approx(20.0)
+    assert "| maps | 300 maps x 3n | ham | 2.00 | 8.00 | 10.00 | 0.50 |" in \
+        "\n".join(growth.markdown(samples))
+
+
 def test_an_application_archive_is_told_from_the_jdks_own() -> None:
     from hambench import memory
     jdk = "7f00-7f10 r--p 0 fd:00 1 /usr/lib/jvm/java-17/lib/server/classes.jsa\n"

@@ -18,7 +18,6 @@ import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
@@ -228,7 +227,7 @@ public final class TaskRunner {
       // A node whose client never came back is no place for the next task: this attempt
       // fails as it would have, and the runner exits (lost: the driver looks at the node).
       fsGone = !SharedFsProbe.awaitAnswer(dirs.root(), fsWaitMs, () -> ping(attempt), attempt);
-      FileUtil.fullyDeleteContents(workDir);
+      TaskSetup.clearWorkDir(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
       fetchCredentials();
       RunnerJob shared = jobOf(task);

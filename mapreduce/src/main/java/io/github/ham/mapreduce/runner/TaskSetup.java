@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -13,6 +14,7 @@ import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.JobResources;
 
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.HamMapOutputBuffer;
@@ -30,6 +32,7 @@ import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
 
 /**
  * A task's configuration and working directory in a runner, as YarnChild builds them for a
@@ -39,6 +42,8 @@ import org.apache.hadoop.util.StringUtils;
 final class TaskSetup {
   private static final String FS_FILE_IMPL = "fs.file.impl";
   private static final String HADOOP_COLLECTOR = MapTask.MapOutputBuffer.class.getName();
+  /** Whether the kernel lists a process's children, as RunnerProcessTree reads them. */
+  private static final boolean CHILDREN_LISTED = RunnerProcessTree.available();
 
   private TaskSetup() {
   }
@@ -58,6 +63,9 @@ final class TaskSetup {
         MapOutputFile.class);
     if (task.isMapTask()) {
       reuseSortBuffer(job);
+    }
+    if (CHILDREN_LISTED) {
+      processTree(job);
     }
     if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
       // Hadoop's local file system without a chmod process per created file.
@@ -96,6 +104,23 @@ final class TaskSetup {
   }
 
   /**
+   * Empties the runner's working directory for the next attempt, as a new container's is, but
+   * for the previous attempt's job.xml, which {@link #configure} overwrites: deleting and
+   * creating that file again cost a new inode every task (the file system's most expensive
+   * operation in a runner's profile of many short maps). What cannot be deleted stays, as
+   * FileUtil.fullyDeleteContents leaves it.
+   */
+  static void clearWorkDir(File workDir) {
+    File[] entries = workDir.listFiles();
+    for (File f : entries == null ? new File[0] : entries) {
+      if (!(f.getName().equals(MRJobConfig.JOB_CONF_FILE)
+          && Files.isRegularFile(f.toPath(), LinkOption.NOFOLLOW_LINKS))) {
+        FileUtil.fullyDelete(f);
+      }
+    }
+  }
+
+  /**
    * Hadoop's map output collector, keeping its sort buffer for the runner's next map, unless
    * the job names another collector or turns this off (ham.runner.reuse.sort.buffer).
    */
@@ -104,6 +129,18 @@ final class TaskSetup {
         && HADOOP_COLLECTOR.equals(job.getTrimmed(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR,
             HADOOP_COLLECTOR))) {
       job.set(MRJobConfig.MAP_OUTPUT_COLLECTOR_CLASS_ATTR, HamMapOutputBuffer.class.getName());
+    }
+  }
+
+  /**
+   * The task's CPU and memory counters from the runner's own process tree
+   * ({@link RunnerProcessTree}), without reading every process of the node twice a task,
+   * unless the job names its own mapreduce.job.process-tree.class.
+   */
+  static void processTree(JobConf job) {
+    if (job.getTrimmed(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE, "").isEmpty()) {
+      job.setClass(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE, RunnerProcessTree.class,
+          ResourceCalculatorProcessTree.class);
     }
   }
 

@@ -2,12 +2,16 @@ package io.github.ham.mapreduce.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.ham.mapreduce.common.HamConfig;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.mapred.HamMapOutputBuffer;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.MapOutputFile;
@@ -16,6 +20,7 @@ import org.apache.hadoop.mapred.MROutputFiles;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TaskSetupTest {
   private static String collector(JobConf job) {
@@ -68,5 +73,28 @@ class TaskSetupTest {
         "attempt_1_0001_m_000002_1", "attempt_1_0001_m_000003_0"),
         indexed.keySet().stream().map(TaskAttemptID::toString).toList());
     assertEquals(List.copyOf(files.values()), List.copyOf(indexed.values()));
+  }
+
+  @Test
+  void theWorkDirIsEmptiedButForTheJobXmlTheNextTaskOverwrites(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("job.xml"), "<configuration/>");
+    Files.createDirectories(dir.resolve("tmp/deep"));
+    Files.writeString(dir.resolve("tmp/deep/x"), "x");
+    Files.writeString(dir.resolve("left.txt"), "x");
+    Path target = Files.createDirectories(dir.getParent().resolve(dir.getFileName() + "-cache"));
+    Files.writeString(target.resolve("kept"), "x");
+    Files.createSymbolicLink(dir.resolve("cache.link"), target);
+    TaskSetup.clearWorkDir(dir.toFile());
+    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(dir.resolve("job.xml")), left.collect(Collectors.toList()));
+    }
+    assertTrue(Files.exists(target.resolve("kept")), "a link's target is not deleted");
+    Files.delete(dir.resolve("job.xml"));
+    Files.createDirectories(dir.resolve("job.xml"));  // not a file: goes as anything else
+    TaskSetup.clearWorkDir(dir.toFile());
+    try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+      assertEquals(0, left.count());
+    }
   }
 }

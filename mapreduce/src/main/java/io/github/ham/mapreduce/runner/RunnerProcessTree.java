@@ -1,0 +1,178 @@
+package io.github.ham.mapreduce.runner;
+
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.hadoop.util.SysInfoLinux;
+import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
+
+/**
+ * The process tree of a task's JVM for its CPU and memory counters, as Hadoop's
+ * ProcfsBasedProcessTree gives them (the same figures from the same /proc/PID/stat fields:
+ * utime + stime summed over the tree, each process's CPU counted up to the last update that
+ * saw it; rss pages x page size; vsize), but found from the JVM down rather than from every
+ * process of the machine: ProcfsBasedProcessTree reads /proc/PID/stat of every process on the
+ * node to find the JVM's descendants, twice a task (Task.initialize and Task.done), which cost
+ * 12 of a runner's ~21 ms of CPU per one-line wordcount map on a busy node
+ * (bench/results/runner-profile-wordcount). Here a process's children come from
+ * /proc/PID/task/TID/children (Linux 3.5+ with CONFIG_PROC_CHILDREN): a runner's JVM that
+ * started no process reads its threads' children files and its own stat file.
+ * <p>The runner names this class in mapreduce.job.process-tree.class when the job names none
+ * and the kernel has these files ({@link #available}); otherwise Hadoop's default stays.
+ */
+public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
+  private static final Path PROC = Path.of("/proc");
+
+  /** A process as last seen: its CPU (jiffies), memory, and how many updates saw it. */
+  private static final class Seen {
+    long jiffies;
+    long rssPages;
+    long vmemBytes;
+    int age;
+  }
+
+  private final String pid;
+  /** Holds one /proc file at a time: a stat line, or a thread's list of children. */
+  private final byte[] buf = new byte[8192];
+  private Map<String, Seen> tree = new HashMap<>();
+  /** CPU of the tree so far, in jiffies: every process's share up to its last update. */
+  private long cpuJiffies;
+  private boolean cpuSeen;
+
+  public RunnerProcessTree(String pid) {
+    super(pid);
+    this.pid = pid == null || pid.isEmpty() ? Long.toString(ProcessHandle.current().pid())
+        : pid;
+  }
+
+  /** Whether this kernel lists a thread's children (/proc/self/task/TID/children). */
+  public static boolean available() {
+    return Files.isReadable(PROC.resolve("thread-self/children"));
+  }
+
+  @Override
+  public void updateProcessTree() {
+    Map<String, Seen> next = new LinkedHashMap<>();
+    Deque<String> todo = new ArrayDeque<>();
+    todo.add(pid);
+    while (!todo.isEmpty()) {
+      String p = todo.poll();
+      Seen now = stat(p);
+      if (now == null || next.containsKey(p)) {
+        continue;  // ended since its parent listed it
+      }
+      Seen before = tree.get(p);
+      long delta = before == null ? now.jiffies : now.jiffies - before.jiffies;
+      cpuJiffies += Math.max(0, delta);
+      cpuSeen = true;
+      now.age = before == null ? 1 : before.age + 1;
+      next.put(p, now);
+      todo.addAll(children(p));
+    }
+    tree = next;
+  }
+
+  /** A small /proc file's text ("" if it is gone); its reads cost more than their parsing. */
+  private String read(String path) {
+    try (FileInputStream in = new FileInputStream(path)) {
+      int n = 0;
+      for (int r; n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0; ) {
+        n += r;
+      }
+      return new String(buf, 0, n, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** utime + stime, rss and vsize of a process, or null if it is gone. */
+  private Seen stat(String p) {
+    String text = read("/proc/" + p + "/stat");
+    if (text.isEmpty()) {
+      return null;
+    }
+    // Fields after the command name (which may hold spaces and parentheses): state is the
+    // first, utime the 12th, stime the 13th, vsize the 21st, rss the 22nd.
+    String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+    if (f.length < 22) {
+      return null;
+    }
+    Seen s = new Seen();
+    s.jiffies = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    s.vmemBytes = Long.parseLong(f[20]);
+    s.rssPages = Long.parseLong(f[21]);
+    return s;
+  }
+
+  /** The children of every thread of a process (none once it ended). */
+  private List<String> children(String p) {
+    List<String> out = new ArrayList<>();
+    String[] threads = new File("/proc/" + p + "/task").list();
+    for (String t : threads == null ? new String[0] : threads) {
+      String list = read("/proc/" + p + "/task/" + t + "/children").trim();
+      if (!list.isEmpty()) {
+        out.addAll(Arrays.asList(list.split(" ")));
+      }
+    }
+    return out;
+  }
+
+  /** The processes the last update found, the JVM first. */
+  java.util.Set<String> pids() {
+    return tree.keySet();
+  }
+
+  @Override
+  public long getVirtualMemorySize(int olderThanAge) {
+    long total = 0;
+    for (Seen s : tree.values()) {
+      if (s.age > olderThanAge) {
+        total += s.vmemBytes;
+      }
+    }
+    return tree.isEmpty() ? UNAVAILABLE : total;
+  }
+
+  @Override
+  public long getRssMemorySize(int olderThanAge) {
+    long total = 0;
+    for (Seen s : tree.values()) {
+      if (s.age > olderThanAge) {
+        total += s.rssPages;
+      }
+    }
+    return tree.isEmpty() || SysInfoLinux.PAGE_SIZE < 0 ? UNAVAILABLE
+        : total * SysInfoLinux.PAGE_SIZE;
+  }
+
+  @Override
+  public long getCumulativeCpuTime() {
+    return !cpuSeen || SysInfoLinux.JIFFY_LENGTH_IN_MILLIS < 0 ? UNAVAILABLE
+        : cpuJiffies * SysInfoLinux.JIFFY_LENGTH_IN_MILLIS;
+  }
+
+  @Override
+  public String getProcessTreeDump() {
+    StringBuilder b = new StringBuilder("\t|- PID CPU_JIFFIES VMEM_BYTES RSS_PAGES\n");
+    tree.forEach((p, s) -> b.append("\t|- ").append(p).append(' ').append(s.jiffies)
+        .append(' ').append(s.vmemBytes).append(' ').append(s.rssPages).append('\n'));
+    return b.toString();
+  }
+
+  @Override
+  public boolean checkPidPgrpidForMatch() {
+    return true;  // the JVM is its own process tree's root, whatever its process group
+  }
+}

@@ -1,0 +1,68 @@
+package io.github.ham.mapreduce.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.HashSet;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.yarn.util.ProcfsBasedProcessTree;
+import org.junit.jupiter.api.Test;
+
+class RunnerProcessTreeTest {
+  private static final String SELF = Long.toString(ProcessHandle.current().pid());
+
+  @Test
+  void findsTheSameProcessesAndFiguresAsHadoopsTree() throws Exception {
+    assertTrue(RunnerProcessTree.available(), "this kernel lists /proc/thread-self/children");
+    // A child with a grandchild, as a streaming task's script starting a command.
+    Process child = new ProcessBuilder("sh", "-c", "sleep 30 & wait").start();
+    try {
+      Thread.sleep(300);  // the grandchild started
+      ProcfsBasedProcessTree hadoops = new ProcfsBasedProcessTree(SELF);
+      RunnerProcessTree ours = new RunnerProcessTree(SELF);
+      hadoops.updateProcessTree();
+      ours.updateProcessTree();
+      assertEquals(new HashSet<>(hadoops.getCurrentProcessIDs()), ours.pids());
+      assertEquals(3, ours.pids().size(), ours.getProcessTreeDump());
+      long rss = ours.getRssMemorySize();
+      long hadoopRss = hadoops.getRssMemorySize();
+      assertTrue(rss > 32 << 20 && Math.abs(rss - hadoopRss) < hadoopRss / 10,
+          rss + " vs " + hadoopRss);
+      assertTrue(ours.getVirtualMemorySize() > rss);
+      long cpu = ours.getCumulativeCpuTime();
+      long hadoopCpu = hadoops.getCumulativeCpuTime();
+      assertTrue(cpu > 0 && Math.abs(cpu - hadoopCpu) <= 250, cpu + " vs " + hadoopCpu);
+      // Work done between updates is added; a process gone keeps what it had spent. The
+      // work is 300 ms of this thread's own CPU, however busy the machine is.
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long end = threads.getCurrentThreadCpuTime() + TimeUnit.MILLISECONDS.toNanos(300);
+      long spin = 0;
+      while (threads.getCurrentThreadCpuTime() < end) {
+        spin++;
+      }
+      child.destroyForcibly().waitFor();
+      ours.updateProcessTree();
+      assertTrue(ours.getCumulativeCpuTime() >= cpu + 200, ours.getCumulativeCpuTime()
+          + " after " + cpu + " and 300 ms of work " + spin);
+      assertTrue(ours.pids().contains(SELF));
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  @Test
+  void theRunnerNamesItUnlessTheJobNamesATree() {
+    JobConf job = new JobConf();
+    TaskSetup.processTree(job);
+    assertEquals(RunnerProcessTree.class.getName(),
+        job.get(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE));
+    job.set(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE, "com.example.Tree");
+    TaskSetup.processTree(job);
+    assertEquals("com.example.Tree", job.get(MRConfig.RESOURCE_CALCULATOR_PROCESS_TREE));
+  }
+}
