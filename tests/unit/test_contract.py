@@ -83,6 +83,14 @@ def test_job_directory_names(java, c_plugin):
     assert contract.JOBS == c_plugin["JOBS"]
 
 
+def test_warm_runner_registry(java):
+    """`ham run`'s end stops the parked runners the runtime registers (launcher/ham/warm.py)."""
+    warm = java["warm"]
+    assert {n: getattr(contract, "WARM_" + n) for n in ("DIR", "PARKED", "SUFFIX", "STOP")} \
+        == {n: warm[n] for n in ("DIR", "PARKED", "SUFFIX", "STOP")}
+    assert contract.WARM_DIR.split("/")[0] in contract.SESSION_INTERMEDIATE
+
+
 def test_resume_entry_point(java):
     assert contract.RESUME_CLASS == java["resume"]["CLASS"]
     assert contract.RESUME_CHANGED == java["resume"]["CHANGED"]

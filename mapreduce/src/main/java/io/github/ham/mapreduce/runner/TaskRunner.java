@@ -16,6 +16,7 @@ import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
 import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
+import io.github.ham.mapreduce.common.protocol.WarmClaims;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -56,6 +57,8 @@ public final class TaskRunner {
   private static final long MB = 1024L * 1024;
   /** The JVM is going down (its shutdown hooks run): no more tasks are asked for. */
   private static volatile boolean exiting;
+  /** What {@link #run} returns when the driver said there is no more work (not an exit code). */
+  private static final int TOLD_TO_EXIT = Integer.MIN_VALUE;
 
   private final RunnerUmbilical umbilical;
   /** What tasks are given as their umbilical: their end said in fewer calls. */
@@ -80,7 +83,8 @@ public final class TaskRunner {
   private boolean fsGone;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
-      JobDirs dirs, JobID jobId, long driverTimeoutMs, long fsWaitMs) throws IOException {
+      JobDirs dirs, JobID jobId, String slot, long driverTimeoutMs, long fsWaitMs)
+      throws IOException {
     this.umbilical = umbilical;
     this.token = token;
     this.dirs = dirs;
@@ -90,7 +94,8 @@ public final class TaskRunner {
     this.workDir = new File(".").getCanonicalFile();
     this.host = nodeName();
     this.pid = ProcessHandle.current().pid();
-    this.runnerId = RunnerId.of(host, workDir.getName(), pid);
+    // A warm runner claimed by a later job takes the slot that job gives it (WarmPark).
+    this.runnerId = RunnerId.of(host, slot != null ? slot : workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     this.watch = new AttemptWatch(umbilical, runnerId);
     this.calls = new TaskEndCalls(umbilical, this.jobId, pid, runnerId);
@@ -121,7 +126,7 @@ public final class TaskRunner {
     }));
     int code = 0;
     try {
-      code = run(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
+      code = serve(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
     } catch (Throwable t) {
       LOG.error("Task runner failed", t);
       code = 1;
@@ -129,13 +134,39 @@ public final class TaskRunner {
     System.exit(code);
   }
 
-  private static int run(String driverHost, int port, JobID jobId) throws Exception {
+  /**
+   * Serves the job the runner was started for, then, if its step asked for warm runners
+   * (WarmPark), each later job of the session that claims it while it is parked.
+   */
+  private static int serve(String driverHost, int port, JobID jobId) throws Exception {
+    WarmPark park = WarmPark.fromEnv(System.getenv(), nodeName());
+    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
+    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
+    String slot = null;
+    while (true) {
+      int code = run(driverHost, port, jobId, encoded, runtimeDir, slot);
+      if (code != TOLD_TO_EXIT) {
+        return code;
+      }
+      WarmClaims.Claim next = park == null || exiting ? null : park.await(driverHost, runtimeDir);
+      if (next == null) {
+        return 0;
+      }
+      driverHost = next.driverHost();
+      port = next.port();
+      jobId = JobID.forName(next.jobId());
+      encoded = next.token();
+      runtimeDir = next.runtimeDir();
+      slot = next.slot();
+    }
+  }
+
+  private static int run(String driverHost, int port, JobID jobId, String encoded,
+      String runtimeDir, String slot) throws Exception {
     JobConf conf = new JobConf();
     RunnerClientConf.apply(conf);
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
-    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
-    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
     if (encoded == null || runtimeDir == null) {
       throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
           + " must be set in the environment");
@@ -162,7 +193,7 @@ public final class TaskRunner {
     try {
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
-          jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
+          jobId, slot, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS),
           conf.getLong(HamConfig.RUNNER_FS_WAIT_MS, HamConfig.DEFAULT_RUNNER_FS_WAIT_MS));
       runner.watch.start();
@@ -170,6 +201,10 @@ public final class TaskRunner {
         return runner.loop();
       } finally {
         runner.closeJob();
+        runner.watch.stop();
+        if (runner.taskUser != null) {
+          FileSystem.closeAllForUGI(runner.taskUser);  // a next job has a user of its own
+        }
       }
     } finally {
       RPC.stopProxy(umbilical);
@@ -199,8 +234,8 @@ public final class TaskRunner {
         continue;
       }
       if (next != null && next.shouldDie()) {
-        LOG.info("Driver has no more work; exiting");
-        return 0;
+        LOG.info("Driver has no more work");
+        return TOLD_TO_EXIT;
       }
       if (next == null || next.getTask() == null) {
         Thread.sleep(idle.pauseMs(lastContact - asked));
