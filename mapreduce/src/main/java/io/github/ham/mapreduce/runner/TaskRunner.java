@@ -16,7 +16,6 @@ import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
 import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
-import io.github.ham.mapreduce.common.protocol.WarmClaims;
 
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -44,9 +43,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task runner JVM (one per slot, started by the driver's srun step): asks the driver for a
- * task, runs the stock MapTask/ReduceTask, repeats; exits when told, or when the driver has
- * been unreachable for ham.runner.driver.timeout.ms. Its working directory (the srun wrapper
- * cd's there) is private to it and holds the current attempt's cache links.
+ * task, runs the stock MapTask/ReduceTask, repeats; exits when told (or parks for a next job:
+ * WarmPark), or when the driver has been unreachable for ham.runner.driver.timeout.ms. Its
+ * working directory (the srun wrapper cd's there) is private to it: the attempt's cache links.
  * <p>Usage: {@code TaskRunner <driverHost> <port> <jobId>}; the job token comes in
  * {@code $HAM_JOB_TOKEN}, the job's runtime directory in {@code $HAM_JOB_RUNTIME_DIR}.
  */
@@ -57,8 +56,6 @@ public final class TaskRunner {
   private static final long MB = 1024L * 1024;
   /** The JVM is going down (its shutdown hooks run): no more tasks are asked for. */
   private static volatile boolean exiting;
-  /** What {@link #run} returns when the driver said there is no more work (not an exit code). */
-  private static final int TOLD_TO_EXIT = Integer.MIN_VALUE;
 
   private final RunnerUmbilical umbilical;
   /** What tasks are given as their umbilical: their end said in fewer calls. */
@@ -126,7 +123,9 @@ public final class TaskRunner {
     }));
     int code = 0;
     try {
-      code = serve(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
+      code = WarmPark.serve(new WarmPark.Job(args[0], Integer.parseInt(args[1]), args[2],
+          System.getenv(HamConfig.ENV_JOB_TOKEN), System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR),
+          null), WarmPark.fromEnv(System.getenv(), nodeName()), TaskRunner::run, () -> exiting);
     } catch (Throwable t) {
       LOG.error("Task runner failed", t);
       code = 1;
@@ -134,40 +133,15 @@ public final class TaskRunner {
     System.exit(code);
   }
 
-  /**
-   * Serves the job the runner was started for, then, if its step asked for warm runners
-   * (WarmPark), each later job of the session that claims it while it is parked.
-   */
-  private static int serve(String driverHost, int port, JobID jobId) throws Exception {
-    WarmPark park = WarmPark.fromEnv(System.getenv(), nodeName());
-    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
-    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
-    String slot = null;
-    while (true) {
-      int code = run(driverHost, port, jobId, encoded, runtimeDir, slot);
-      if (code != TOLD_TO_EXIT) {
-        return code;
-      }
-      WarmClaims.Claim next = park == null || exiting ? null : park.await(driverHost, runtimeDir);
-      if (next == null) {
-        return 0;
-      }
-      driverHost = next.driverHost();
-      port = next.port();
-      jobId = JobID.forName(next.jobId());
-      encoded = next.token();
-      runtimeDir = next.runtimeDir();
-      slot = next.slot();
-    }
-  }
-
-  private static int run(String driverHost, int port, JobID jobId, String encoded,
-      String runtimeDir, String slot) throws Exception {
+  private static int run(WarmPark.Job job) throws Exception {
+    String driverHost = job.driverHost();
+    String runtimeDir = job.runtimeDir();
+    JobID jobId = JobID.forName(job.jobId());
     JobConf conf = new JobConf();
     RunnerClientConf.apply(conf);
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
-    if (encoded == null || runtimeDir == null) {
+    if (job.token() == null || runtimeDir == null) {
       throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
           + " must be set in the environment");
     }
@@ -182,8 +156,8 @@ public final class TaskRunner {
       }
     }
     Token<JobTokenIdentifier> token = new Token<>();
-    token.decodeFromUrlString(encoded);
-    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, port);
+    token.decodeFromUrlString(job.token());
+    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, job.port());
     SecurityUtil.setTokenService(token, address);
     UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
     owner.addToken(token);
@@ -193,7 +167,7 @@ public final class TaskRunner {
     try {
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
-          jobId, slot, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
+          jobId, job.slot(), conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS),
           conf.getLong(HamConfig.RUNNER_FS_WAIT_MS, HamConfig.DEFAULT_RUNNER_FS_WAIT_MS));
       runner.watch.start();
@@ -202,9 +176,7 @@ public final class TaskRunner {
       } finally {
         runner.closeJob();
         runner.watch.stop();
-        if (runner.taskUser != null) {
-          FileSystem.closeAllForUGI(runner.taskUser);  // a next job has a user of its own
-        }
+        FileSystem.closeAllForUGI(runner.user(null));  // a next job has a user of its own
       }
     } finally {
       RPC.stopProxy(umbilical);
@@ -235,7 +207,7 @@ public final class TaskRunner {
       }
       if (next != null && next.shouldDie()) {
         LOG.info("Driver has no more work");
-        return TOLD_TO_EXIT;
+        return WarmPark.TOLD_TO_EXIT;
       }
       if (next == null || next.getTask() == null) {
         Thread.sleep(idle.pauseMs(lastContact - asked));

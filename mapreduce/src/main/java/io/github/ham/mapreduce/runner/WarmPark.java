@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.WarmClaims;
@@ -48,6 +49,44 @@ final class WarmPark {
   /** The claim being served: its connection, and whether its loss stops the runner. */
   private Socket claimed;
   private volatile boolean armed;
+
+  /** What a runner's run of a job returns when the driver said there is no more work. */
+  static final int TOLD_TO_EXIT = Integer.MIN_VALUE;
+
+  /**
+   * A job a runner serves: its driver, id, token and runtime directory, and the slot a claim
+   * gave the runner (null: its working directory's name, as its launch gave it).
+   */
+  record Job(String driverHost, int port, String jobId, String token, String runtimeDir,
+      String slot) {
+  }
+
+  /** A runner's run of one job: an exit status, or {@link #TOLD_TO_EXIT}. */
+  interface JobRun {
+    int run(Job job) throws Exception;
+  }
+
+  /**
+   * Serves {@code first}, the job the runner was started for, then, with a {@code park} (its
+   * step asked for warm runners), each later job that claims it while it is parked.
+   */
+  static int serve(Job first, WarmPark park, JobRun run, BooleanSupplier exiting)
+      throws Exception {
+    Job job = first;
+    while (true) {
+      int code = run.run(job);
+      if (code != TOLD_TO_EXIT) {
+        return code;
+      }
+      Claim next = park == null || exiting.getAsBoolean() ? null
+          : park.await(job.driverHost(), job.runtimeDir());
+      if (next == null) {
+        return 0;
+      }
+      job = new Job(next.driverHost(), next.port(), next.jobId(), next.token(),
+          next.runtimeDir(), next.slot());
+    }
+  }
 
   private WarmPark(File root, String key, String node, long idleMs) {
     this.root = root;
