@@ -90,6 +90,7 @@ public final class WarmRunners {
 
   /** Where the runners of job {@code jobId} get their working directories (made 0700). */
   public File workRoot(String jobId) throws IOException {
+    Files.createDirectories(root.toPath().getParent());  // the session's tmp/
     mkdirPrivate(root.toPath());
     mkdirPrivate(root.toPath().resolve(WarmClaims.PARKED));
     mkdirPrivate(root.toPath().resolve(WarmClaims.WORK));
