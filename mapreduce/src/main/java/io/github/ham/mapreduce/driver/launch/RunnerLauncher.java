@@ -324,8 +324,8 @@ public final class RunnerLauncher {
    * runners, leaves them to park (their step outlives this JVM; they exit after the idle time,
    * and `ham run`'s end stops them).
    */
-  public synchronized void stop(long waitMs) {
-    if (warm()) {
+  public synchronized void stop(long waitMs, boolean mayPark) {
+    if (warm() && mayPark) {
       warm.release();
       LOG.info("Leaving the job's runners to park for a next job of the session (warm runners)");
       return;
