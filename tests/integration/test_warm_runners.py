@@ -239,3 +239,35 @@ def test_parked_runners_exit_after_the_idle_time(cluster, tmp_path):
 def session_glob(d: Path) -> str:
     """The session directory as the script's shell finds it (one session under shared/)."""
     return f"{d}/shared/*/*"
+
+
+def test_parked_runners_stop_when_ham_run_is_killed(cluster, tmp_path):
+    """`ham run` SIGKILLed inside an allocation that lives on (the user's own salloc): its
+    reaper stops the runners its job left parked (their log says the session's end stopped
+    them), long before their idle time (10 min) and the allocation's end."""
+    d = tmp_path
+    write_input(d)
+    shared = d / "shared"
+    script = d / "kill.sh"
+    script.write_text(f"""set -u
+{sys.executable} -m ham run --retention all -- bash -c \\
+  "hadoop jar {EXAMPLES} wordcount -D ham.runner.warm.idle.ms=600000 in o1 && exec sleep 600" &
+pid=$!
+for i in $(seq 600); do
+  ls {shared}/*/*/tmp/ham-warm/parked/*.runner >/dev/null 2>&1 && break; sleep 0.5
+done
+kill -9 $pid
+sleep 1
+for i in $(seq 240); do pgrep -f "ham.reaper {shared}/" >/dev/null || break; sleep 0.5; done
+ls {shared}/*/*/tmp/ham-warm/ > {d}/after.txt
+""")
+    r = subprocess.run(["salloc", "-N", "2", "bash", str(script)], cwd=d,
+                       env={**cluster, "HAM_SHARED_ROOT": str(shared)}, capture_output=True,
+                       text=True, timeout=900)
+    assert (d / "after.txt").read_text().split() == ["parked.closed", "work"], r.stderr[-3000:]
+    (first,) = jobs(d)
+    step_log = (first / "logs" / "runners.g0.log").read_text()
+    parked = step_log.count("Parked for 600000 ms")
+    assert parked >= 2 and step_log.count("Stopped by the session's end; exiting") == parked, \
+        step_log[-3000:]
+    assert runners_left(d) == []
