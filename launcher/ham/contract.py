@@ -20,6 +20,7 @@ RUNNER_JAVA = "ham.runner.java"
 RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"
 RUNNERS_PER_NODE = "ham.runners.per.node"
+RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms"  # warm runners across a session's jobs; 0: off
 SRUN = "ham.srun"
 # lustre:// and stripe layouts (rendered into core-site.xml / mapred-site.xml)
 LUSTRE_ROOT = "fs.root.dir"  # HAL's key
@@ -31,6 +32,7 @@ LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe"
 DEFAULTS = {
     RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
+    RUNNER_WARM_IDLE_MS: "0",
     SRUN: "srun",
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }

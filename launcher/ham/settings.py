@@ -173,6 +173,12 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("runners_per_node", int(contract.DEFAULTS[contract.RUNNERS_PER_NODE]), _parse_int(0),
             "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
             "mapreduce.{map,reduce}.cpu.vcores."),
+    Setting("runner_warm_idle_ms", int(contract.DEFAULTS[contract.RUNNER_WARM_IDLE_MS]),
+            _parse_int(0),
+            "Warm runners: a job that succeeds leaves its task runners parked this many ms, and "
+            "a later job of the same session that would start the same runners takes them "
+            "instead of a new srun step (ham.runner.warm.idle.ms, which a job's -D overrides); "
+            "0 = off."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
             "HAM's JVM options of the task runners, before each job's own "
             "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "

@@ -20,10 +20,12 @@ WARM = "-D ham.runner.warm.idle.ms=60000"
 RUNNER_CLASS = "io.github.ham.mapreduce.runner.TaskRunner"
 
 
-def ham_run(d: Path, cluster: dict[str, str], script: str) -> subprocess.CompletedProcess[str]:
+def ham_run(d: Path, cluster: dict[str, str], script: str,
+            **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ham", "run", "-N", "2", "--retention", "all",
                            "--", "bash", "-c", script], cwd=d, capture_output=True, text=True,
-                          env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")}, timeout=600)
+                          env={**cluster, "HAM_SHARED_ROOT": str(d / "shared"), **env},
+                          timeout=600)
 
 
 def local_run(d: Path, cluster: dict[str, str], *args: str) -> None:
@@ -189,12 +191,14 @@ def tag_jar(base: Path, name: str) -> Path:
 
 def test_jobs_whose_jars_define_the_same_class_differently(cluster, tmp_path):
     """Two jobs in a row on the same warm runners, each jar with its own hamwarm.Tag: each job's
-    output is its own jar's (as the local runner's), not the class the runner loaded first."""
+    output is its own jar's (as the local runner's), not the class the runner loaded first. Warm
+    runners on for the session with the setting runner_warm_idle_ms, not per job."""
     d = tmp_path
     write_input(d)
     a, b = tag_jar(d, "a"), tag_jar(d, "b")
-    r = ham_run(d, cluster, f"hadoop jar {a} hamwarm.TagJob {WARM} in oa && "
-                            f"hadoop jar {b} hamwarm.TagJob {WARM} in ob")
+    r = ham_run(d, cluster, f"hadoop jar {a} hamwarm.TagJob in oa && "
+                            f"hadoop jar {b} hamwarm.TagJob in ob",
+                HAM_RUNNER_WARM_IDLE_MS="60000")
     assert r.returncode == 0, r.stderr[-4000:]
     first, second = jobs(d)
     assert steps_started(second) == 0 and second.name in claims(d), "no warm runner was used"
