@@ -32,7 +32,7 @@ LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe"
 DEFAULTS = {
     RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
-    RUNNER_WARM_IDLE_MS: "0",
+    RUNNER_WARM_IDLE_MS: "10000",
     SRUN: "srun",
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }

@@ -87,14 +87,15 @@ def runners_left(d: Path) -> list[str]:
 
 
 def test_a_chain_of_jobs_runs_on_the_first_jobs_runners(cluster, tmp_path):
-    """Three jobs from one script: the second and third claim the runners the first started
+    """Three jobs from one script, with HAM's defaults: the later ones claim the runners the first started
     (one srun step for all three; the first step's runners log each claim), and every output
     equals the local runner's."""
     d = tmp_path
     write_input(d)
-    r = ham_run(d, cluster, f"hadoop jar {EXAMPLES} wordcount {WARM} in o1 && "
-                            f"hadoop jar {EXAMPLES} grep {WARM} in o2 'w[0-3]' && "
-                            f"hadoop jar {EXAMPLES} wordcount {WARM} o1 o3")
+    # HAM's defaults: warm runners are on unless turned off.
+    r = ham_run(d, cluster, f"hadoop jar {EXAMPLES} wordcount in o1 && "
+                            f"hadoop jar {EXAMPLES} grep in o2 'w[0-3]' && "
+                            f"hadoop jar {EXAMPLES} wordcount o1 o3")
     assert r.returncode == 0, r.stderr[-4000:]
     first, *later = jobs(d)
     assert len(later) == 3  # grep is two jobs (search, sort)
@@ -208,13 +209,16 @@ def test_jobs_whose_jars_define_the_same_class_differently(cluster, tmp_path):
     assert lines(d / "ob") == lines(d / "lb") and lines(d / "ob")[0].split("\t")[0].endswith("-B")
 
 
-@pytest.mark.parametrize("switch", ["", "-D ham.runner.warm.idle.ms=0"])
-def test_without_warm_runners_each_job_starts_its_own_step(cluster, tmp_path, switch):
-    """Off (the default, or 0): no runner parks, each job starts its own srun step."""
+@pytest.mark.parametrize("switch,setting", [("-D ham.runner.warm.idle.ms=0", {}),
+                                            ("", {"HAM_RUNNER_WARM_IDLE_MS": "0"})],
+                         ids=["job-key", "session-setting"])
+def test_without_warm_runners_each_job_starts_its_own_step(cluster, tmp_path, switch, setting):
+    """Off (0, per job or for the session): no runner parks, each job starts its own srun
+    step."""
     d = tmp_path
     write_input(d)
     r = ham_run(d, cluster, f"hadoop jar {EXAMPLES} wordcount {switch} in o1 && "
-                            f"hadoop jar {EXAMPLES} wordcount {switch} in o2")
+                            f"hadoop jar {EXAMPLES} wordcount {switch} in o2", **setting)
     assert r.returncode == 0, r.stderr[-4000:]
     assert [steps_started(j) for j in jobs(d)] == [1, 1]
     assert claims(d) == {}

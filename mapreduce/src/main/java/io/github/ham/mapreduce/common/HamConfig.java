@@ -110,7 +110,7 @@ public final class HamConfig {
    * (driver.launch.WarmRunners, runner.WarmPark). 0: off (runners exit at their job's end).
    */
   public static final String RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms";
-  public static final long DEFAULT_RUNNER_WARM_IDLE_MS = 0L;
+  public static final long DEFAULT_RUNNER_WARM_IDLE_MS = 10_000L;
   /**
    * A running attempt is not speculated before it has run this long (and twice the mean
    * duration of its type's finished tasks): short jobs are not worth a second attempt.
