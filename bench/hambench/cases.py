@@ -43,6 +43,9 @@ class Params:
     driver_runners_per_node: int = 4
     resume_maps: int = 60
     resume_map_ms: int = 2000
+    # warm: small jobs in a row in one allocation, with and without warm runners (hambench/warm.py)
+    warm_jobs: int = 20
+    warm_wc_mib: int = 1
     # scale: the driver alone with simulated runners (hambench/scale.py), every maps x runners
     scale_maps: list[int] = field(default_factory=lambda: [1_000, 10_000, 100_000])
     scale_runners: list[int] = field(default_factory=lambda: [100, 1_000, 10_000])
@@ -67,13 +70,13 @@ class Params:
         return cls(rounds=1, maps=[6, 12], wc_mib=[4, 8], tera_mb=[5, 10], node_counts=[1, 2],
                    nodes_wc_mib=4, yarn_default_max_maps=12, mix_jobs=3, mix_parallel=3,
                    mix_wc_mib=4, dfsio_files=3, dfsio_mb=16, dfsio_settle_s=1, driver_maps=60,
-                   driver_runners_per_node=2, resume_maps=12, resume_map_ms=500,
+                   driver_runners_per_node=2, resume_maps=12, resume_map_ms=500, warm_jobs=4,
                    scale_maps=[1_000], scale_runners=[100],
                    cases=["jobs", "dfsio"])
 
 
 # jobs: the growth points and job mixes of every system (hambench/rounds.py)
-ALL_CASES = ("jobs", "dfsio", "driver", "resume", "scale")
+ALL_CASES = ("jobs", "dfsio", "driver", "resume", "warm", "scale")
 # Cases that need no Slurm cluster (the suite leaves the test cluster alone when only these run)
 NO_CLUSTER_CASES = ("scale",)
 

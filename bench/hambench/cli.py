@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from hambench import cases as C
-from hambench import growth, layout, limit, localconf, resume, rounds, scale, yarn
+from hambench import growth, layout, limit, localconf, resume, rounds, scale, warm, yarn
 from hambench.jobs import LOGS, RECORDS, SHARED, Sample, run_ham, startup_split
 from hambench.report import write_all
 from hambench.systems import SYSTEMS
@@ -48,7 +48,7 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     for name in ("nodes", "slots_per_node", "nodes_wc_mib", "wc_files", "yarn_default_max_maps",
                  "mix_jobs", "mix_parallel", "mix_wc_mib", "dfsio_files", "dfsio_mb",
                  "dfsio_settle_s", "driver_maps", "driver_runners_per_node", "resume_maps",
-                 "resume_map_ms", "scale_heartbeat_ms", "scale_connect_ramp_ms",
+                 "resume_map_ms", "warm_jobs", "warm_wc_mib", "scale_heartbeat_ms", "scale_connect_ramp_ms",
                  "scale_sim_warmup"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
     for name in ("maps", "wc_mib", "tera_mb", "node_counts", "scale_maps", "scale_runners"):
@@ -189,6 +189,15 @@ def main(argv: list[str]) -> int:
                                                       p.resume_maps, p.resume_map_ms))
                 except Exception as e:
                     record("resume", variant, rnd, error=_err(e))
+        if "warm" in p.cases:
+            # Side by side, in an order rotated per round (neither always runs first).
+            for variant in (("cold", "warm") if rnd % 2 == 0 else ("warm", "cold")):
+                try:
+                    record("warm", variant, rnd, warm.run_variant(
+                        env, f"r{rnd}-warm-{variant}", variant, p.nodes, p.warm_jobs,
+                        p.warm_wc_mib, p.wc_files))
+                except Exception as e:
+                    record("warm", variant, rnd, error=_err(e))
         if "scale" in p.cases:
             scale.run_round(Path(a.scale_dist) if a.scale_dist else Path(env["HAM_BUNDLE_DIR"]),
                             scale_classes, rnd, p.scale_maps, p.scale_runners,

@@ -27,6 +27,7 @@ PAIRS: list[tuple[str, str, str, str]] = [
     ("startup", "startup_s", "ham", "yarn-tuned"),
     ("startup", "teardown_s", "ham", "yarn-tuned"),
     ("resume", "total_s", "resumed", "uninterrupted"),
+    ("warm", "span_s", "warm", "cold"),
 ]
 
 # scale: the columns of its table (one row per maps x runners), also the only scale metrics
@@ -117,6 +118,12 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
     r = ratio("resume", "total_s", "resumed", "uninterrupted")
     add("resume: stopped half-way + resumed / uninterrupted (wall)", "<= 1.3x", r,
         r and r <= 1.3)
+    s = _get(summary, "warm", "warm", "later_startup_s")
+    add("warm runners: a job after the first, submission to first task (median of the jobs' "
+        "medians)", "< 0.3 s", s and s.median, s and s.median < 0.3)
+    r = ratio("warm", "span_s", "warm", "cold")
+    add("warm runners: small jobs in a row, with / without (wall)", "<= 0.8x", r,
+        r and r <= 0.8)
     s = _get(summary, "driver", "ham", "dispatches_per_s")
     add("driver dispatches/s (no-op tasks, median)", "> 500/s", s and s.median,
         s and s.median > 500)

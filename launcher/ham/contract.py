@@ -20,6 +20,7 @@ RUNNER_JAVA = "ham.runner.java"
 RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"
 RUNNERS_PER_NODE = "ham.runners.per.node"
+RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms"  # warm runners across a session's jobs; 0: off
 SRUN = "ham.srun"
 # lustre:// and stripe layouts (rendered into core-site.xml / mapred-site.xml)
 LUSTRE_ROOT = "fs.root.dir"  # HAL's key
@@ -31,6 +32,7 @@ LUSTRE_MAP_OUTPUT_STRIPE = "ham.lustre.mapoutput.stripe"
 DEFAULTS = {
     RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
+    RUNNER_WARM_IDLE_MS: "10000",
     SRUN: "srun",
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }
@@ -54,6 +56,10 @@ CLIENT_UNJAR_PROPERTY = "ham.client.unjar"
 # -- environment ------------------------------------------------------------------------------
 ENV_JOB_TOKEN = "HAM_JOB_TOKEN"  # the runners' job token; never on a command line
 ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR"
+# A step whose runners park at their job's end (warm runners: ham.runner.warm.idle.ms)
+ENV_WARM_DIR = "HAM_WARM_DIR"
+ENV_WARM_KEY = "HAM_WARM_KEY"
+ENV_WARM_IDLE_MS = "HAM_WARM_IDLE_MS"
 ENV_JOB_DIR = "HAM_JOB_DIR"  # set by `ham run` and by the SPANK plugin's prolog
 ENV_LUSTRE_MOUNTS = "HAM_LUSTRE_MOUNTS"  # directories treated as Lustre (see ham.lustre)
 
@@ -66,6 +72,12 @@ LOCAL = "local"
 RECORD = "ham.json"
 DRIVER_LOG = "driver.log"
 SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless retention = all
+# Parked runners (warm runners), in the session's tmp/: `ham run`'s end stops them
+# (launcher/ham/warm.py; Java: common.protocol.WarmClaims)
+WARM_DIR = "tmp/ham-warm"
+WARM_PARKED = "parked"
+WARM_SUFFIX = ".runner"
+WARM_STOP = "HAMSTOP"
 # The session's aggregated task logs in YARN's layout (yarn.nodemanager.remote-app-log-dir):
 # each driver writes its job's when the job ends; kept with the logs.
 APP_LOGS = "app-logs"

@@ -72,6 +72,8 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         **({c.LUSTRE_OUTPUT_STRIPE: settings["output_stripe"]} if settings["output_stripe"] else {}),
         **({c.DRIVER_BIND_HOST: bind_host} if bind_host else {}),
         **({c.NETWORK: settings["network"]} if settings["network"] else {}),
+        # Always rendered: 0 (off) must reach the driver, whose own default is on.
+        c.RUNNER_WARM_IDLE_MS: settings["runner_warm_idle_ms"],
     }
 
 

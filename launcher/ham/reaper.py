@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from ham import settle
+from ham import settle, warm
 from ham.jobdir import JobDir
 
 PR_SET_PDEATHSIG = 1
@@ -57,6 +57,7 @@ def main(argv: list[str]) -> int:
     if _alive(pid):
         os.kill(pid, signal.SIGKILL)
     jd = JobDir(job_dir)
+    warm.stop_parked(jd.path)  # runners parked for a next job end with the session
     settle.settle(jd, "`ham run` was killed while the job was running")
     if retention != "none":
         jd.write_record(finished=time.time(), exit_code=None, signals=["SIGKILL (ham run)"])

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ham import (cds, contract, fspaths, jobconf, jobdir as jobdirs, jobs, network, proc, reaper,
-                 resume, settle)
+                 resume, settle, warm)
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import bundle_dir, find_hadoop, ham_jar
 from ham.java import check_java, java_binary
@@ -256,6 +256,8 @@ def _teardown(jd: JobDir, returncode: int, received: list[int], retention: str) 
     the retention policy. Each step is on the shared file system: one it cannot reach (a server
     restarting) is one ERROR line, and the steps after it still run."""
     steps = [
+        # Before the retention policy: runners parked for a next job end with the session.
+        ("stop parked task runners", lambda: warm.stop_parked(jd.path)),
         ("record the command's end", lambda: jd.write_record(
             finished=time.time(), exit_code=returncode,
             signals=[signal.Signals(s).name for s in received])),

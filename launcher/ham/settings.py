@@ -173,6 +173,12 @@ SCHEMA: tuple[Setting, ...] = (
     Setting("runners_per_node", int(contract.DEFAULTS[contract.RUNNERS_PER_NODE]), _parse_int(0),
             "Task runner JVMs per node; 0 derives it from the node's CPUs and the job's "
             "mapreduce.{map,reduce}.cpu.vcores."),
+    Setting("runner_warm_idle_ms", int(contract.DEFAULTS[contract.RUNNER_WARM_IDLE_MS]),
+            _parse_int(0),
+            "Warm runners: a job that succeeds leaves its task runners parked this many ms, and "
+            "a later job of the same session that would start the same runners takes them "
+            "instead of a new srun step (ham.runner.warm.idle.ms, which a job's -D overrides); "
+            "0 = off."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
             "HAM's JVM options of the task runners, before each job's own "
             "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "
@@ -348,7 +354,8 @@ def load(env: Mapping[str, str] | None = None,
 # scripts a user exports (docker/cluster.sh, docker/compose.sh, examples/main-job.sh).
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, contract.ENV_JOB_TOKEN,
-    contract.ENV_JOB_RUNTIME_DIR, "HAM_LOG_LEVEL", "HAM_JAR", "HAM_ENV_RESTORE",
+    contract.ENV_JOB_RUNTIME_DIR, contract.ENV_WARM_DIR, contract.ENV_WARM_KEY,
+    contract.ENV_WARM_IDLE_MS, "HAM_LOG_LEVEL", "HAM_JAR", "HAM_ENV_RESTORE",
     contract.ENV_LUSTRE_MOUNTS, java.CHECKED_ENV,
     "HAM_CLUSTER_DIR", "HAM_CLUSTER_PORT_BASE", "HAM_CLUSTER_SHARED", "HAM_CLUSTER_FS", "HAM_TEST_FS",
     "HAM_CLUSTER_FAST_NET", "HAM_CLUSTER_FAST_IF", "HAM_CLUSTER_NETNS_PREFIX",

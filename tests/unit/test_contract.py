@@ -40,7 +40,8 @@ def python_constants(names: list[str]) -> dict[str, object]:
 
 def test_configuration_keys_the_launcher_renders_are_the_runtimes(java):
     rendered = ["JOB_DIR", "DRIVER_HOST", "DRIVER_BIND_HOST", "NETWORK", "RUNNER_JAVA",
-                "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS", "RUNNERS_PER_NODE", "SRUN", "LUSTRE_ROOT",
+                "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS", "RUNNERS_PER_NODE", "RUNNER_WARM_IDLE_MS",
+                "SRUN", "LUSTRE_ROOT",
                 "LUSTRE_FILE_STRIPES", "LUSTRE_OUTPUT_STRIPE", "LUSTRE_MAP_OUTPUT_STRIPE"]
     assert python_constants(rendered) == {n: java["keys"][n] for n in rendered}
     assert contract.FRAMEWORK_NAME == java["values"]["FRAMEWORK_NAME"]
@@ -54,6 +55,8 @@ def test_defaults_shared_with_the_runtime(java):
     # The settings users see carry the same defaults.
     assert BY_KEY["runner_java_opts"].default == java["defaults"][contract.RUNNER_JAVA_OPTS]
     assert str(BY_KEY["runners_per_node"].default) == java["defaults"][contract.RUNNERS_PER_NODE]
+    assert str(BY_KEY["runner_warm_idle_ms"].default) == \
+        java["defaults"][contract.RUNNER_WARM_IDLE_MS]
     assert BY_KEY["map_output_stripe"].default == \
         java["defaults"][contract.LUSTRE_MAP_OUTPUT_STRIPE]
 
@@ -81,6 +84,14 @@ def test_job_directory_names(java, c_plugin):
         == c_plugin["JOB_INTERMEDIATE"]
     assert list(contract.SESSION_INTERMEDIATE) == c_plugin["SESSION_INTERMEDIATE"]
     assert contract.JOBS == c_plugin["JOBS"]
+
+
+def test_warm_runner_registry(java):
+    """`ham run`'s end stops the parked runners the runtime registers (launcher/ham/warm.py)."""
+    warm = java["warm"]
+    assert {n: getattr(contract, "WARM_" + n) for n in ("DIR", "PARKED", "SUFFIX", "STOP")} \
+        == {n: warm[n] for n in ("DIR", "PARKED", "SUFFIX", "STOP")}
+    assert contract.WARM_DIR.split("/")[0] in contract.SESSION_INTERMEDIATE
 
 
 def test_resume_entry_point(java):

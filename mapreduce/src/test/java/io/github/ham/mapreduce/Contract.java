@@ -16,6 +16,7 @@ import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.HamLocalFs;
 import io.github.ham.mapreduce.common.ids.AttemptKey;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.protocol.WarmClaims;
 import io.github.ham.mapreduce.driver.report.StatusRecord;
 import io.github.ham.mapreduce.driver.schedule.AttemptIds;
 import io.github.ham.mapreduce.driver.schedule.SchedulingPolicy;
@@ -76,6 +77,7 @@ public final class Contract {
         "LOCAL_AFS_CLASS", HamLocalFs.class.getName()));
     out.put("client", Map.of("CLIENT_UNJAR_PROPERTY", HamRunJar.UNJAR_PROPERTY));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
+    out.put("warm", constants(WarmClaims.class));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
     status.put("COUNT_FIELDS", StatusRecord.COUNT_FIELDS);

@@ -104,6 +104,14 @@ public final class HamConfig {
   public static final String STEP_EXIT_WAIT_MS = "ham.step.exit.wait.ms";
   public static final long DEFAULT_STEP_EXIT_WAIT_MS = 5_000L;
   /**
+   * Warm runners across the jobs of one session: at a job's successful end its runners park
+   * (registered in the session's tmp/ham-warm) for this long, and a later job of the session
+   * that would start the same runners claims them instead of starting an srun step
+   * (driver.launch.WarmRunners, runner.WarmPark). 0: off (runners exit at their job's end).
+   */
+  public static final String RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms";
+  public static final long DEFAULT_RUNNER_WARM_IDLE_MS = 10_000L;
+  /**
    * A running attempt is not speculated before it has run this long (and twice the mean
    * duration of its type's finished tasks): short jobs are not worth a second attempt.
    */
@@ -157,6 +165,13 @@ public final class HamConfig {
   public static final String ENV_JOB_TOKEN = "HAM_JOB_TOKEN";
   /** Environment: the per-job runtime directory (jobs/&lt;jobid&gt;). */
   public static final String ENV_JOB_RUNTIME_DIR = "HAM_JOB_RUNTIME_DIR";
+  /**
+   * Environment of a step whose runners park at their job's end (ham.runner.warm.idle.ms): the
+   * session's warm-runner directory, the runners' launch key, and how long they stay parked.
+   */
+  public static final String ENV_WARM_DIR = "HAM_WARM_DIR";
+  public static final String ENV_WARM_KEY = "HAM_WARM_KEY";
+  public static final String ENV_WARM_IDLE_MS = "HAM_WARM_IDLE_MS";
 
   // ---- Lustre: the lustre:// file system and stripe layouts (package lustre) ------------------
   // fs.root.dir and fs.lustre.block.size are the keys of Intel's Hadoop Adapter for Lustre

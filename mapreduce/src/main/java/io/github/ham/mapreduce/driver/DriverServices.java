@@ -172,7 +172,7 @@ final class DriverServices {
 
   /** Lets the runners exit on their own for up to {@code waitMs}, then stops them. */
   void stopRunners(long waitMs) {
-    launcher.stop(waitMs);
+    launcher.stop(waitMs, supervisor != null && supervisor.runnersIdle());
   }
 
   /**

@@ -38,12 +38,30 @@ final class AttemptWatch {
     this.runnerId = runnerId;
   }
 
+  private Thread hook;
+  private Thread memory;
+
   void start() {
-    Runtime.getRuntime().addShutdownHook(new Thread(this::jvmEnding, "ham-attempt-exit"));
+    hook = new Thread(this::jvmEnding, "ham-attempt-exit");
+    Runtime.getRuntime().addShutdownHook(hook);
     if (Files.isDirectory(PROC.resolve("self"))) {
-      Thread t = new Thread(this::watchMemory, "ham-attempt-memory");
-      t.setDaemon(true);
-      t.start();
+      memory = new Thread(this::watchMemory, "ham-attempt-memory");
+      memory.setDaemon(true);
+      memory.start();
+    }
+  }
+
+  /** The runner's job is over (a warm runner goes on to another: WarmPark). */
+  void stop() {
+    if (memory != null) {
+      memory.interrupt();
+    }
+    if (hook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // The JVM is going down: the hook runs, and finds no attempt.
+      }
     }
   }
 

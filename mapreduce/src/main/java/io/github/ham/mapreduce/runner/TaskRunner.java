@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task runner JVM (one per slot, started by the driver's srun step): asks the driver for a
- * task, runs the stock MapTask/ReduceTask, repeats; exits when told, or when the driver has
- * been unreachable for ham.runner.driver.timeout.ms. Its working directory (the srun wrapper
- * cd's there) is private to it and holds the current attempt's cache links.
+ * task, runs the stock MapTask/ReduceTask, repeats; exits when told (or parks for a next job:
+ * WarmPark), or when the driver has been unreachable for ham.runner.driver.timeout.ms. Its
+ * working directory (the srun wrapper cd's there) is private to it: the attempt's cache links.
  * <p>Usage: {@code TaskRunner <driverHost> <port> <jobId>}; the job token comes in
  * {@code $HAM_JOB_TOKEN}, the job's runtime directory in {@code $HAM_JOB_RUNTIME_DIR}.
  */
@@ -79,7 +79,8 @@ public final class TaskRunner {
   private boolean fsGone;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
-      JobDirs dirs, JobID jobId, long driverTimeoutMs, long fsWaitMs) throws IOException {
+      JobDirs dirs, JobID jobId, String slot, long driverTimeoutMs, long fsWaitMs)
+      throws IOException {
     this.umbilical = umbilical;
     this.token = token;
     this.dirs = dirs;
@@ -89,7 +90,8 @@ public final class TaskRunner {
     this.workDir = new File(".").getCanonicalFile();
     this.host = nodeName();
     this.pid = ProcessHandle.current().pid();
-    this.runnerId = RunnerId.of(host, workDir.getName(), pid);
+    // A warm runner claimed by a later job takes the slot that job gives it (WarmPark).
+    this.runnerId = RunnerId.of(host, slot != null ? slot : workDir.getName(), pid);
     this.jobId = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     this.watch = new AttemptWatch(umbilical, runnerId);
     this.calls = new TaskEndCalls(umbilical, this.jobId, pid, runnerId);
@@ -120,7 +122,9 @@ public final class TaskRunner {
     }));
     int code = 0;
     try {
-      code = run(args[0], Integer.parseInt(args[1]), JobID.forName(args[2]));
+      code = WarmPark.serve(new WarmPark.Job(args[0], Integer.parseInt(args[1]), args[2],
+          System.getenv(HamConfig.ENV_JOB_TOKEN), System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR),
+          null), WarmPark.fromEnv(System.getenv(), nodeName()), TaskRunner::run, () -> exiting);
     } catch (Throwable t) {
       LOG.error("Task runner failed", t);
       code = 1;
@@ -128,14 +132,15 @@ public final class TaskRunner {
     System.exit(code);
   }
 
-  private static int run(String driverHost, int port, JobID jobId) throws Exception {
+  private static int run(WarmPark.Job job) throws Exception {
+    String driverHost = job.driverHost();
+    String runtimeDir = job.runtimeDir();
+    JobID jobId = JobID.forName(job.jobId());
     JobConf conf = new JobConf();
     RunnerClientConf.apply(conf);
     UserGroupInformation.setConfiguration(conf);
     SecurityUtil.setConfiguration(conf);
-    String encoded = System.getenv(HamConfig.ENV_JOB_TOKEN);
-    String runtimeDir = System.getenv(HamConfig.ENV_JOB_RUNTIME_DIR);
-    if (encoded == null || runtimeDir == null) {
+    if (job.token() == null || runtimeDir == null) {
       throw new IOException(HamConfig.ENV_JOB_TOKEN + " and " + HamConfig.ENV_JOB_RUNTIME_DIR
           + " must be set in the environment");
     }
@@ -150,8 +155,8 @@ public final class TaskRunner {
       }
     }
     Token<JobTokenIdentifier> token = new Token<>();
-    token.decodeFromUrlString(encoded);
-    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, port);
+    token.decodeFromUrlString(job.token());
+    InetSocketAddress address = NetUtils.createSocketAddrForHost(driverHost, job.port());
     SecurityUtil.setTokenService(token, address);
     UserGroupInformation owner = UserGroupInformation.createRemoteUser(jobId.toString());
     owner.addToken(token);
@@ -161,7 +166,7 @@ public final class TaskRunner {
     try {
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
-          jobId, conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
+          jobId, job.slot(), conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
               HamConfig.DEFAULT_RUNNER_DRIVER_TIMEOUT_MS),
           conf.getLong(HamConfig.RUNNER_FS_WAIT_MS, HamConfig.DEFAULT_RUNNER_FS_WAIT_MS));
       runner.watch.start();
@@ -169,6 +174,8 @@ public final class TaskRunner {
         return runner.loop();
       } finally {
         runner.closeJob();
+        runner.watch.stop();
+        FileSystem.closeAllForUGI(runner.user(null));  // a next job has a user of its own
       }
     } finally {
       RPC.stopProxy(umbilical);
@@ -198,8 +205,8 @@ public final class TaskRunner {
         continue;
       }
       if (next != null && next.shouldDie()) {
-        LOG.info("Driver has no more work; exiting");
-        return 0;
+        LOG.info("Driver has no more work");
+        return WarmPark.TOLD_TO_EXIT;
       }
       if (next == null || next.getTask() == null) {
         Thread.sleep(idle.pauseMs(lastContact - asked));

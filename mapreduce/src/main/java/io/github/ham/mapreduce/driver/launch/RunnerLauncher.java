@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.protocol.WarmClaims;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform.Start;
 import io.github.ham.mapreduce.runner.TaskRunner;
 
@@ -38,6 +39,13 @@ public final class RunnerLauncher {
   private final List<String> runnerMain;
   private final Map<String, String> env;
   private final int nodes;
+  /** The session's warm runners (ham.runner.warm.idle.ms), or null. */
+  private final WarmRunners warm;
+  /** Where the runners' working directories go: the job's work/, or the warm runners'. */
+  private final File workRoot;
+  private final String driverHost;
+  private final int port;
+  private final String jobId;
   private final List<Process> processes = new ArrayList<>();
   private final List<File> outputs = new ArrayList<>();
   /** Every process started, with what it runs, to report runner exits. */
@@ -75,6 +83,22 @@ public final class RunnerLauncher {
     this.dirs = dirs;
     this.env = env;
     this.nodes = platform.allocation().nodes();
+    this.warm = WarmRunners.of(conf);
+    this.driverHost = driverHost;
+    this.port = port;
+    this.jobId = jobId;
+    // A parked runner outlives its job's work/ (removed at the job's end): its working
+    // directory is the session's, removed with the session's intermediate data.
+    File root = dirs.work();
+    if (warm != null) {
+      try {
+        root = warm.workRoot(jobId);
+      } catch (IOException e) {
+        LOG.warn("Cannot make the warm runners' directory; the job's runners will not park: {}",
+            e.toString());
+      }
+    }
+    this.workRoot = root;
     this.java = conf.getTrimmed(HamConfig.RUNNER_JAVA,
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     this.runnerMain = List.of(
@@ -117,13 +141,25 @@ public final class RunnerLauncher {
     return cmd;
   }
 
-  /** Starts a new generation of runners, {@code spec.perNode()} on every node; returns it. */
+  /**
+   * Starts a new generation of runners, {@code spec.perNode()} on every node, or claims as many
+   * parked ones that were started the same way (warm runners); returns it.
+   */
   public synchronized int launch(RunnerSpec spec) throws IOException {
     generation++;
     generations.put(generation, spec);
     createDirs();
+    if (warm() && env.containsKey(HamConfig.ENV_JOB_TOKEN)) {
+      int claimed = warm.claim(warmKey(spec), nodes, spec.perNode(), generation,
+          new WarmClaims.Claim(driverHost, port, jobId, "", dirs.root().getAbsolutePath(),
+              env.get(HamConfig.ENV_JOB_TOKEN), 0));
+      if (claimed > 0) {
+        runnersStarted += claimed;
+        return generation;
+      }
+    }
     for (Start s : platform.generation(dirs, generation, spec.perNode(), command(spec))) {
-      start(s, spec.env());
+      start(s, spec);
       runnersStarted += s.slot() != null ? 1 : nodes * spec.perNode();
     }
     return generation;
@@ -138,13 +174,27 @@ public final class RunnerLauncher {
     generation++;
     generations.put(generation, spec);
     createDirs();
-    start(platform.replacement(dirs, generation, node, command(spec)), spec.env());
+    start(platform.replacement(dirs, generation, node, command(spec)), spec);
     runnersStarted++;
     return generation;
   }
 
+  /** Whether this job's runners park at its end and it claims parked ones. */
+  private boolean warm() {
+    return warm != null && workRoot != dirs.work();
+  }
+
+  /** The launch key of {@code spec}'s runners: what a parked runner must match. */
+  private String warmKey(RunnerSpec spec) {
+    List<String> argv = command(spec);
+    Map<String, String> all = new HashMap<>(spec.env());
+    all.putAll(env);
+    // The driver's address, port and job id (the last arguments) come with the claim.
+    return WarmRunners.key(argv.subList(0, argv.size() - 3), all);
+  }
+
   private void createDirs() throws IOException {
-    Files.createDirectories(dirs.work().toPath());
+    Files.createDirectories(workRoot.toPath());
     Files.createDirectories(dirs.logs().toPath());
   }
 
@@ -164,6 +214,9 @@ public final class RunnerLauncher {
    */
   public synchronized List<RunnerExit> pollExits() {
     List<RunnerExit> out = new ArrayList<>();
+    if (warm != null) {
+      out.addAll(warm.exits());
+    }
     for (Step s : steps) {
       if (s.singleSlot != null) {
         if (!s.exitReported && !s.process.isAlive()) {
@@ -209,12 +262,15 @@ public final class RunnerLauncher {
     return lines;
   }
 
-  private void start(Start s, Map<String, String> extraEnv) throws IOException {
+  private void start(Start s, RunnerSpec spec) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(s.argv()).directory(s.cwd())
         .redirectErrorStream(true).redirectOutput(s.output());
-    pb.environment().putAll(extraEnv);
+    pb.environment().putAll(spec.env());
     pb.environment().putAll(env);
-    pb.environment().put("HAM_WORK_ROOT", dirs.work().getAbsolutePath());
+    if (warm()) {
+      pb.environment().putAll(warm.stepEnv(warmKey(spec)));
+    }
+    pb.environment().put("HAM_WORK_ROOT", workRoot.getAbsolutePath());
     pb.environment().put("HAM_GEN", Integer.toString(generation));
     LOG.info("Starting task runner(s) (generation {}): {}", generation,
         String.join(" ", s.argv()));
@@ -237,6 +293,9 @@ public final class RunnerLauncher {
 
   /** Whether a process of generation {@code gen} is still running. */
   public synchronized boolean alive(int gen) {
+    if (warm != null && warm.alive(gen)) {
+      return true;
+    }
     for (Step s : steps) {
       if (s.generation == gen && s.process.isAlive()) {
         return true;
@@ -260,8 +319,17 @@ public final class RunnerLauncher {
     }
   }
 
-  /** Waits up to {@code waitMs} for the runners to exit, then SIGTERM, then SIGKILL. */
-  public synchronized void stop(long waitMs) {
+  /**
+   * Waits up to {@code waitMs} for the runners to exit, then SIGTERM, then SIGKILL; with warm
+   * runners, leaves them to park (their step outlives this JVM; they exit after the idle time,
+   * and `ham run`'s end stops them).
+   */
+  public synchronized void stop(long waitMs, boolean mayPark) {
+    if (warm() && mayPark) {
+      warm.release();
+      LOG.info("Leaving the job's runners to park for a next job of the session (warm runners)");
+      return;
+    }
     long deadline = System.currentTimeMillis() + waitMs;
     for (Process p : processes) {
       try {
@@ -285,11 +353,17 @@ public final class RunnerLauncher {
         chosen.add(s.process);
       }
     }
+    if (warm != null) {
+      warm.kill(gens);
+    }
     kill(chosen);
   }
 
   /** SIGTERM, a short grace period, then SIGKILL; safe to call from a shutdown hook. */
   public synchronized void kill() {
+    if (warm != null) {
+      warm.kill(null);
+    }
     kill(processes);
   }
 

@@ -249,8 +249,11 @@ public final class RunnerSupervisor {
     launcher.kill();
   }
 
-  /** Lets the runners exit on their own for up to {@code waitMs}, then stops them. */
-  void stop(long waitMs) {
-    launcher.stop(waitMs);
+  /**
+   * Whether the job's runners may park for a next job (warm runners): not while an attempt
+   * still runs (a speculative one when its task succeeded elsewhere), which must be stopped.
+   */
+  public boolean runnersIdle() {
+    return !scheduler.anyRunning();
   }
 }
