@@ -41,8 +41,11 @@ class ScaleBenchTest {
     assertTrue((Double) m.get("dispatches_per_s") > 0);
     assertTrue((Long) m.get("record_bytes") > 0);
     // Runners with nothing to do while the hung attempt waits are held by the driver (up to a
-    // third of the heartbeat timeout), not answered at once: a held call takes ~333 ms.
-    double idle = ((Number) m.get("rpc_getTask_idle_p50_ms")).doubleValue();
-    assertTrue(idle >= 200, "idle runners' calls are held: median " + idle + " ms");
+    // third of the heartbeat timeout), not answered at once: a held call takes ~333 ms. On a
+    // loaded machine the other maps may end after the hung one was already found lost, and then
+    // no call was ever answered empty: only the calls that were answered empty say anything.
+    Number idle = (Number) m.get("rpc_getTask_idle_p50_ms");
+    assertTrue(idle == null || idle.doubleValue() >= 200,
+        "idle runners' calls are held: median " + idle + " ms");
   }
 }
