@@ -3,9 +3,10 @@ against the same jobs without them, side by side in the same round.
 
 The work: `warm_jobs` small jobs in a row (wordcount of `warm_wc_mib` MiB) in one `ham run -N
 nodes`, each a `hadoop jar` client of its own (chain.py), as a script of jobs runs. Variants:
-- `cold`: warm runners off (the default): each job starts its own srun step of runners;
-- `warm`: `-D ham.runner.warm.idle.ms=30000` on every job: a job after the first claims the
-  runners the one before it parked.
+- `cold`: warm runners off (`-D ham.runner.warm.idle.ms=0`): each job starts its own srun step;
+- `warm`: `-D ham.runner.warm.idle.ms=30000` on every job (on by default with 10 s; 30 s here so
+  that a slow client never misses them): a job after the first claims the runners the one
+  before it parked.
 Metrics, from the jobs' status records: `span_s` (first client's start to last client's end),
 `later_startup_s` (median, over the jobs after the first, of the time from the job's
 submission, its status record's start_time, to its first task's start), `later_startup_max_s`,
@@ -21,7 +22,7 @@ from hambench.data import wordcount_input
 from hambench.jobs import Step, run_ham
 from hambench.util import EXAMPLES_JAR, WORK, run
 
-VARIANTS = {"cold": (), "warm": (("ham.runner.warm.idle.ms", "30000"),)}
+VARIANTS = {"cold": (("ham.runner.warm.idle.ms", "0"),), "warm": (("ham.runner.warm.idle.ms", "30000"),)}
 OUT = WORK / "out" / "warm"
 
 
