@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import logging
 import re
+import selectors
 import socket
+import time
 from pathlib import Path
 
 from ham import contract as c
 
 log = logging.getLogger(__name__)
 TIMEOUT = 2.0
+# How long the session waits for its stopped runners to exit (a JVM ends in well under a second).
+EXIT_WAIT = 10.0
 
 
 def _properties(text: str) -> dict[str, str]:
@@ -46,24 +50,44 @@ def parked(directory: Path) -> list[dict[str, str]]:
 
 
 def stop_parked(session: Path) -> int:
-    """Tells every runner parked in session to exit; returns how many took the stop. The
-    directory they park in is renamed first: a runner parking meanwhile finds none and exits,
-    and the ones parked see it gone within a second even if the stop does not reach them."""
+    """Tells every runner parked in session to exit and waits (up to EXIT_WAIT s) until each
+    has: a runner keeps the stop's connection open until its JVM is gone, so its end is the
+    runner's. Returns how many took the stop. The directory they park in is renamed first: a
+    runner parking meanwhile finds none and exits, and the ones parked see it gone within a
+    second even if the stop does not reach them."""
     directory = session / c.WARM_DIR / c.WARM_PARKED
     closed = directory.with_name(c.WARM_PARKED + ".closed")
     try:
         directory.rename(closed)
     except FileNotFoundError:
         return 0  # no job of the session parked its runners
-    stopped = 0
+    stopping: list[socket.socket] = []
     for entry in parked(closed):
         try:
-            with socket.create_connection((entry["address"], int(entry["port"])),
-                                          timeout=TIMEOUT) as s:
-                s.sendall(f"{c.WARM_STOP}\t{entry['nonce']}\n".encode())
-            stopped += 1
+            s = socket.create_connection((entry["address"], int(entry["port"])), timeout=TIMEOUT)
+            s.sendall(f"{c.WARM_STOP}\t{entry['nonce']}\n".encode())
+            stopping.append(s)
         except (OSError, ValueError) as exc:
             log.debug("parked runner %s:%s: %s", entry["address"], entry["port"], exc)
-    if stopped:
-        log.info("stopped %d parked task runner(s)", stopped)
-    return stopped
+    _wait_closed(stopping, EXIT_WAIT)
+    if stopping:
+        log.info("stopped %d parked task runner(s)", len(stopping))
+    return len(stopping)
+
+
+def _wait_closed(sockets: list[socket.socket], timeout: float) -> None:
+    """Waits until the other end of each socket has closed it (or timeout), then closes them."""
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        for s in sockets:
+            sel.register(s, selectors.EVENT_READ)
+        while sel.get_map() and time.monotonic() < deadline:
+            for key, _ in sel.select(deadline - time.monotonic()):
+                try:
+                    ended = not key.fileobj.recv(64)  # type: ignore[union-attr]
+                except OSError:
+                    ended = True
+                if ended:
+                    sel.unregister(key.fileobj)
+    for s in sockets:
+        s.close()

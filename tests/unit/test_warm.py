@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from pathlib import Path
 
 from ham import contract as c
@@ -54,3 +55,27 @@ def test_each_parked_runner_gets_its_stop_with_its_nonce(tmp_path: Path) -> None
 def test_a_session_without_warm_runners_has_nothing_to_stop(tmp_path: Path) -> None:
     assert warm.stop_parked(tmp_path) == 0
     assert warm.parked(tmp_path / "nowhere") == []
+
+
+def test_the_stop_returns_once_the_runner_has_closed_its_end(tmp_path: Path) -> None:
+    """A stopped runner keeps the connection open until its JVM is gone: stop_parked returns
+    after that, so nothing of the session runs once `ham run` has returned."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    exited = threading.Event()
+
+    def runner() -> None:
+        conn, _ = server.accept()
+        conn.makefile("rb").readline()
+        time.sleep(0.5)  # the JVM on its way out
+        exited.set()
+        conn.close()
+
+    t = threading.Thread(target=runner, daemon=True)
+    t.start()
+    _entry(tmp_path / c.WARM_DIR / c.WARM_PARKED, "node1-10", server.getsockname()[1], "n")
+    assert warm.stop_parked(tmp_path) == 1
+    assert exited.is_set(), "stop_parked returned while the runner was still running"
+    t.join(5)
+    server.close()

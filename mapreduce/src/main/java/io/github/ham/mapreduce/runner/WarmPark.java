@@ -46,6 +46,9 @@ final class WarmPark {
   private final String key;
   private final String node;
   private long idleMs;
+  /** The session's stop, kept open until the JVM exits (see await). */
+  @SuppressWarnings("unused")
+  private static Socket stopping;
   /** The claim being served: its connection, and whether its loss stops the runner. */
   private Socket claimed;
   private volatile boolean armed;
@@ -149,7 +152,9 @@ final class WarmPark {
         String line = readLine(s);
         if (line != null && WarmClaims.isStop(line, nonce)) {
           LOG.info("Stopped by the session's end; exiting");
-          s.close();
+          // Left open: the kernel closes it when this JVM is gone, which is how `ham run`
+          // (ham.warm.stop_parked) knows the runner has exited before it returns.
+          stopping = s;
           return null;
         }
         Claim claim = line == null ? null : Claim.parse(line, nonce);
