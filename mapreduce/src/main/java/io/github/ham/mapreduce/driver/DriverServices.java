@@ -172,7 +172,8 @@ final class DriverServices {
 
   /** Lets the runners exit on their own for up to {@code waitMs}, then stops them. */
   void stopRunners(long waitMs) {
-    launcher.stop(waitMs, supervisor != null && supervisor.runnersIdle());
+    boolean idle = supervisor != null && supervisor.runnersIdle();
+    launcher.stop(waitMs, idle, idle ? tracker.reached() : 0);
   }
 
   /**

@@ -322,12 +322,16 @@ public final class RunnerLauncher {
   /**
    * Waits up to {@code waitMs} for the runners to exit, then SIGTERM, then SIGKILL; with warm
    * runners, leaves them to park (their step outlives this JVM; they exit after the idle time,
-   * and `ham run`'s end stops them).
+   * and `ham run`'s end stops them), and waits (as long, at most 5 s) until {@code parking} of
+   * them have: a next job of the session started as soon as this one ends finds them.
    */
-  public synchronized void stop(long waitMs, boolean mayPark) {
+  public synchronized void stop(long waitMs, boolean mayPark, int parking) {
     if (warm() && mayPark) {
       warm.release();
-      LOG.info("Leaving the job's runners to park for a next job of the session (warm runners)");
+      int parked = warm.awaitParked(dirs.root().getAbsolutePath(), parking,
+          Math.min(waitMs, 5000));
+      LOG.info("Left the job's runners to park for a next job of the session (warm runners): "
+          + "{} of {} parked", parked, parking);
       return;
     }
     long deadline = System.currentTimeMillis() + waitMs;

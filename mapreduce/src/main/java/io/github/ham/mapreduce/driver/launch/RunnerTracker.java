@@ -60,6 +60,8 @@ public final class RunnerTracker {
     /** Told to exit: no more tasks of its kind (its exit is no loss). */
     boolean retired;
     boolean exitExpected;
+    /** Its process exited (a retired runner's exit is no loss, but it parks no more). */
+    boolean exited;
 
     Entry(String slot) {
       this.slot = slot;
@@ -118,6 +120,20 @@ public final class RunnerTracker {
   }
 
   /**
+   * How many runners reached the driver and neither were lost nor exited (retired ones too):
+   * the ones told there is no more work, that park (warm runners).
+   */
+  public synchronized int reached() {
+    int n = 0;
+    for (Entry e : slots.values()) {
+      if (e.runnerId != null && !e.lost && !e.exited) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
    * The runner talked to the driver. Returns false if it was already declared lost (the driver
    * tells it to exit: its attempts were given to others and it may have been replaced).
    */
@@ -151,6 +167,7 @@ public final class RunnerTracker {
   /** The runner's process exited; returns it as lost, or null if it already was. */
   public synchronized Lost exited(RunnerExit exit) {
     Entry e = slots.computeIfAbsent(exit.slot(), Entry::new);
+    e.exited = true;
     if (e.retired) {
       return null;
     }

@@ -22,7 +22,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Pattern;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.WarmClaims;
@@ -47,12 +46,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class WarmRunners {
   private static final Logger LOG = LoggerFactory.getLogger(WarmRunners.class);
-  private static final Pattern FINAL_STATE = Pattern.compile(
-      "\"state\"\\s*:\\s*\"(SUCCEEDED|FAILED|KILLED)\"");
   private static final int CONNECT_MS = 2000;
   private static final int ANSWER_MS = 5000;
   private final File root;
   private final long idleMs;
+  private final WarmRegistry registry;
   private final List<Held> held = new ArrayList<>();
 
   /** A runner this job claimed: its claim's connection, watched for the runner's exit. */
@@ -78,6 +76,7 @@ public final class WarmRunners {
   private WarmRunners(File root, long idleMs) {
     this.root = root;
     this.idleMs = idleMs;
+    this.registry = new WarmRegistry(new File(root, WarmClaims.PARKED));
   }
 
   /** The session's warm runners if {@code conf} turns them on and has a session; else null. */
@@ -142,10 +141,6 @@ public final class WarmRunners {
     return env;
   }
 
-  /** A parked runner's entry, as read from the registry. */
-  private record Parked(File file, WarmClaims.Entry entry) {
-  }
-
   /**
    * Claims {@code perNode} parked runners with {@code key} on each of {@code nodes} nodes for
    * generation {@code gen} (slots g&lt;gen&gt;-p&lt;i&gt;) of the job that {@code template}
@@ -155,17 +150,14 @@ public final class WarmRunners {
    */
   public synchronized int claim(String key, int nodes, int perNode, int gen,
       WarmClaims.Claim template) {
-    Map<String, List<Parked>> byNode = new TreeMap<>();
-    File[] files = new File(root, WarmClaims.PARKED).listFiles(
-        (d, n) -> n.endsWith(WarmClaims.SUFFIX) && !n.startsWith("."));
-    for (File f : files == null ? new File[0] : files) {
-      WarmClaims.Entry e = WarmClaims.Entry.read(f);
-      if (e != null && key.equals(e.key()) && ended(e.job())) {
-        byNode.computeIfAbsent(e.node(), n -> new ArrayList<>()).add(new Parked(f, e));
+    Map<String, List<WarmRegistry.Parked>> byNode = new TreeMap<>();
+    for (WarmRegistry.Parked p : registry.parked()) {
+      if (key.equals(p.entry().key()) && WarmRegistry.ended(p.entry().job())) {
+        byNode.computeIfAbsent(p.entry().node(), n -> new ArrayList<>()).add(p);
       }
     }
-    List<Parked> chosen = new ArrayList<>();
-    for (List<Parked> onNode : byNode.values()) {
+    List<WarmRegistry.Parked> chosen = new ArrayList<>();
+    for (List<WarmRegistry.Parked> onNode : byNode.values()) {
       if (onNode.size() >= perNode && chosen.size() < nodes * perNode) {
         chosen.addAll(onNode.subList(0, perNode));
       }
@@ -177,16 +169,16 @@ public final class WarmRunners {
       }
       return 0;
     }
-    List<Parked> reserved = reserve(chosen, template.jobId());
+    List<WarmRegistry.Parked> reserved = registry.reserve(chosen, template.jobId());
     if (reserved.size() < chosen.size()) {
-      unreserve(reserved);
+      registry.unreserve(reserved);
       return 0;
     }
     List<Future<Socket>> answers = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(32, reserved.size()));
     try {
       for (int i = 0; i < reserved.size(); i++) {
-        Parked p = reserved.get(i);
+        WarmRegistry.Parked p = reserved.get(i);
         WarmClaims.Claim c = new WarmClaims.Claim(template.driverHost(), template.port(),
             template.jobId(), RunnerExit.slotName(gen, i), template.runtimeDir(),
             template.token(), idleMs);
@@ -227,46 +219,15 @@ public final class WarmRunners {
       return mine.size();
     } finally {
       pool.shutdownNow();
-      for (Parked p : reserved) {
+      for (WarmRegistry.Parked p : reserved) {
         p.file().delete();
       }
     }
   }
 
-  /** Whether the job a parked runner served has its final status record (or is unknown). */
-  private static boolean ended(String jobDir) {
-    if (jobDir.isEmpty()) {
-      return true;
-    }
-    try {
-      return FINAL_STATE.matcher(Files.readString(new File(jobDir, "status.json").toPath()))
-          .find();
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** Renames each entry to this job's reservation; the ones this job got (a rename wins once). */
-  private static List<Parked> reserve(List<Parked> chosen, String jobId) {
-    List<Parked> out = new ArrayList<>();
-    for (Parked p : chosen) {
-      File to = new File(p.file().getParentFile(), "." + p.file().getName() + "." + jobId);
-      if (p.file().renameTo(to) && to.exists()) {
-        out.add(new Parked(to, p.entry()));
-      }
-    }
-    return out;
-  }
-
-  private static void unreserve(List<Parked> reserved) {
-    for (Parked p : reserved) {
-      String name = p.file().getName();
-      File back = new File(p.file().getParentFile(),
-          name.substring(1, name.indexOf(WarmClaims.SUFFIX) + WarmClaims.SUFFIX.length()));
-      if (!p.file().renameTo(back)) {
-        p.file().delete();
-      }
-    }
+  /** See {@link WarmRegistry#awaitParked}. */
+  public int awaitParked(String jobDir, int expected, long waitMs) {
+    return registry.awaitParked(jobDir, expected, waitMs);
   }
 
   /** Sends one claim; the connection, once the runner said OK. */

@@ -99,6 +99,24 @@ class RunnerTrackerTest {
   }
 
   @Test
+  void reachedCountsRunnersThatMayParkRetiredOnesUntilTheyExit() {
+    RunnerTracker t = new RunnerTracker();
+    for (String slot : new String[] {"g0-p0", "g0-p1", "g0-p2", "g0-p3"}) {
+      t.started(slot, "node1", RunnerKind.ANY, 0);
+    }
+    t.contact("node1/g0-p0/1", 0);
+    t.contact("node1/g0-p1/2", 0);
+    t.contact("node1/g0-p2/3", 0);
+    assertEquals(3, t.reached(), "g0-p3 never reached the driver");
+    t.retire("node1/g0-p0/1");
+    assertEquals(3, t.reached(), "a retired runner parks");
+    t.exited(new RunnerExit("g0-p0", "node1", "exit status 0"));
+    assertEquals(2, t.reached(), "an exited one does not");
+    t.exited(new RunnerExit("g0-p1", "node1", "Killed"));
+    assertEquals(1, t.reached(), "nor a lost one");
+  }
+
+  @Test
   void decision() {
     assertEquals(Decision.REPLACE,
         RunnerTracker.decide(false, "node2", 0, 3, NodeState.HEALTHY, false));
