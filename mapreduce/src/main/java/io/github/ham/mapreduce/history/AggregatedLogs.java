@@ -135,13 +135,20 @@ final class AggregatedLogs {
     if (byNode.isEmpty()) {
       return;
     }
-    for (Map.Entry<String, List<Attempt>> e : byNode.entrySet()) {
-      writeNode(e.getKey(), e.getValue(), dirs, present);
+    // What an attempt never wrote to (its stdout and stderr are created at their first byte:
+    // runner.AttemptLogs) shows as an empty log, as a YARN container's always-present files.
+    File empty = File.createTempFile("ham-empty-log", "");
+    try {
+      for (Map.Entry<String, List<Attempt>> e : byNode.entrySet()) {
+        writeNode(e.getKey(), e.getValue(), dirs, present, empty);
+      }
+    } finally {
+      empty.delete();
     }
   }
 
-  private void writeNode(String node, List<Attempt> attempts, JobDirs dirs, Set<String> present)
-      throws IOException {
+  private void writeNode(String node, List<Attempt> attempts, JobDirs dirs, Set<String> present,
+      File empty) throws IOException {
     NodeId nodeId = NodeId.newInstance(node, port);
     Path file = nodeFile(node);
     Path tmp = new Path(file.getParent(), file.getName() + LogAggregationUtils.TMP_FILE_SUFFIX);
@@ -152,9 +159,8 @@ final class AggregatedLogs {
       for (Attempt a : attempts) {
         Set<File> files = new HashSet<>();
         for (String type : TYPES) {
-          if (present.contains(name(dirs, a, type))) {
-            files.add(new LogFile(dirs.attemptLog(a.id(), a.node(), type), type));
-          }
+          files.add(new LogFile(present.contains(name(dirs, a, type))
+              ? dirs.attemptLog(a.id(), a.node(), type) : empty, type));
         }
         controller.write(new LogKey(a.container()), new ContainerLogs(a.container(), user, files));
       }

@@ -3,6 +3,7 @@ package io.github.ham.mapreduce.runner;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,10 @@ import org.apache.log4j.PatternLayout;
 
 /**
  * Per-attempt logs in a runner JVM: System.out/err go to
- * {@code <attempt>.<host>.stdout/.stderr} and log4j additionally to {@code .syslog}.
+ * {@code <attempt>.<host>.stdout/.stderr} and log4j additionally to {@code .syslog}. The stdout
+ * and stderr files are created at their first byte: most tasks write nothing there, and each
+ * file created is a metadata operation on the shared file system (history's aggregated logs
+ * still show both, empty, for every container, as YARN's do).
  */
 final class AttemptLogs implements AutoCloseable {
   private final PrintStream savedOut = System.out;
@@ -32,10 +36,10 @@ final class AttemptLogs implements AutoCloseable {
     if (!dir.isDirectory() && !dir.mkdirs() && !dir.isDirectory()) {
       throw new IOException("Cannot create " + dir);
     }
-    out = new PrintStream(new FileOutputStream(dirs.attemptLog(attemptId, host, "stdout")), true,
+    out = new PrintStream(new OpenedAtFirstByte(dirs.attemptLog(attemptId, host, "stdout")), true,
         "UTF-8");
     stderrFile = dirs.attemptLog(attemptId, host, "stderr");
-    err = new PrintStream(new FileOutputStream(stderrFile), true, "UTF-8");
+    err = new PrintStream(new OpenedAtFirstByte(stderrFile), true, "UTF-8");
     appender = new FileAppender(new PatternLayout("%d{ISO8601} %p [%t] %c: %m%n"),
         dirs.attemptLog(attemptId, host, "syslog").getAbsolutePath(), false);
     appender.setName("ham-attempt-" + attemptId);
@@ -68,6 +72,49 @@ final class AttemptLogs implements AutoCloseable {
    */
   void useLevel(String level) {
     Logger.getRootLogger().setLevel(Level.toLevel(level, Level.INFO));
+  }
+
+  /** A file output stream that creates its file when the first byte is written. */
+  static final class OpenedAtFirstByte extends OutputStream {
+    private final File file;
+    private FileOutputStream out;
+
+    OpenedAtFirstByte(File file) {
+      this.file = file;
+    }
+
+    private FileOutputStream open() throws IOException {
+      if (out == null) {
+        out = new FileOutputStream(file);
+      }
+      return out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      open().write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (len > 0) {
+        open().write(b, off, len);
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      if (out != null) {
+        out.flush();
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (out != null) {
+        out.close();
+      }
+    }
   }
 
   @Override
