@@ -107,6 +107,24 @@ def shared_root(tmp_path: Path) -> Path:
     return root
 
 
+def side_by_side(reference: list[str], ham: list[str], *, timeout: float,
+                 reference_kw: dict, ham_kw: dict
+                 ) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    """Runs the local runner's reference command and HAM's at once (both captured as text),
+    since neither reads what the other writes: the reference runs on this host while HAM's
+    jobs mostly wait on their allocation's nodes, which keeps the suite within its budget."""
+    ref = subprocess.Popen(reference, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           **reference_kw)
+    try:
+        done = subprocess.run(ham, capture_output=True, text=True, timeout=timeout, **ham_kw)
+        out, err = ref.communicate(timeout=timeout)
+    finally:
+        if ref.poll() is None:
+            ref.kill()
+            ref.communicate()
+    return subprocess.CompletedProcess(reference, ref.returncode, out, err), done
+
+
 def wait_for(predicate, timeout: float, what: str):
     """Poll predicate until it returns something truthy and return that; fail naming what."""
     deadline = time.monotonic() + timeout

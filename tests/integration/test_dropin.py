@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO
-from tests.integration.conftest import hadoop_settings
+from tests.integration.conftest import hadoop_settings, side_by_side
 from tests.integration.test_examples import write_corpus
 
 SCRIPT = REPO / "examples" / "hadoop-cluster" / "wordcount.sh"
@@ -75,11 +75,6 @@ def checks_script(checks: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_script(script: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=TIMEOUT)
-
-
 @pytest.fixture(scope="module", params=["3.4.2", "3.3.5"])
 def runs(request, cluster, tmp_path_factory):
     version = request.param
@@ -93,18 +88,19 @@ def runs(request, cluster, tmp_path_factory):
                  if not k.startswith(("HADOOP_", "HAM_"))}
     local_env.update(HADOOP_HOME=str(home), PATH=f"{home / 'bin'}:{local_env['PATH']}")
     (base / "local").mkdir()
-    r = run_script(whole + checks_script(FS_CHECKS), base / "local", local_env)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     # HAM: the same script inside `ham run -N 3`, then what the job's commands answer.
     shared = base / "shared"
     shared.mkdir()
     env = {**cluster, **hadoop_settings(version, site), "HAM_SHARED_ROOT": str(shared),
            "PATH": os.environ["PATH"]}
     (base / "ham").mkdir()
-    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--", "bash", "-c",
-                        whole + checks_script({**FS_CHECKS, **CHECKS, **DAEMON_ONLY})],
-                       cwd=base / "ham", env=env,
-                       capture_output=True, text=True, timeout=TIMEOUT)
+    local, r = side_by_side(
+        ["bash", "-c", whole + checks_script(FS_CHECKS)],
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--", "bash", "-c",
+         whole + checks_script({**FS_CHECKS, **CHECKS, **DAEMON_ONLY})],
+        timeout=TIMEOUT, reference_kw={"cwd": base / "local", "env": local_env},
+        ham_kw={"cwd": base / "ham", "env": env})
+    assert local.returncode == 0, local.stdout[-2000:] + local.stderr[-3000:]
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-5000:]
     return {"version": version, "home": home, "local": base / "local", "ham": base / "ham",
             "log": r.stdout + r.stderr, "shared": shared, "books": base / "books-src"}

@@ -22,6 +22,7 @@ import pytest
 
 from ham.slurm import time_limit_seconds
 from tests.conftest import MAPREDUCE_JARS, TOOLS_JARS
+from tests.integration.conftest import side_by_side
 
 EXAMPLES = next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar"), None)
 STREAMING = next(TOOLS_JARS.glob("hadoop-streaming-*.jar"), None)
@@ -126,14 +127,14 @@ def runs(cluster, tmp_path_factory):
     # Reference: Hadoop's local runner, through the bundled client with no HADOOP_CONF_DIR.
     ref = base / "local"
     local_env = {k: v for k, v in env.items() if k != "HADOOP_CONF_DIR"}
-    r = subprocess.run(["bash", "-c", jobs_script(data, ref, f"{sys.executable} -m ham hadoop")],
-                       env=local_env, capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stderr[-3000:]
-    local_log = r.stderr
     ham_out = base / "ham"
-    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--",
-                        "bash", "-c", jobs_script(data, ham_out)],
-                       env=env, capture_output=True, text=True, timeout=900)
+    local, r = side_by_side(
+        ["bash", "-c", jobs_script(data, ref, f"{sys.executable} -m ham hadoop")],
+        [sys.executable, "-m", "ham", "run", "-N", "3", "--retention", "all", "--",
+         "bash", "-c", jobs_script(data, ham_out)],
+        timeout=900, reference_kw={"env": local_env}, ham_kw={"env": env})
+    assert local.returncode == 0, local.stderr[-3000:]
+    local_log = local.stderr
     assert r.returncode == 0, r.stderr[-5000:]
     return {"local": ref, "ham": ham_out, "log": r.stderr, "local_log": local_log,
             "shared": shared}
