@@ -14,14 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import MAPREDUCE_JARS
 from tests.integration.conftest import finished, run_ham, wait_finished, wait_for
 
 FAKE_OLD_JAVA = '#!/bin/sh\necho \'openjdk version "1.8.0_392"\' >&2\n'
-
-
-@pytest.fixture
-def examples(hadoop_jars) -> str:
-    return str(hadoop_jars["examples"])
 
 
 CASES = {
@@ -61,26 +57,45 @@ CASES = {
 }
 
 
+@pytest.fixture(scope="module")
+def refused(cluster, tmp_path_factory) -> dict:
+    """Every case run by each command (each in its own directory, under its own job name),
+    then one look at Slurm for all of them: squeue, and sacct once it lists a marker job
+    submitted after the last command (it lags a few seconds behind: once, not once a case)."""
+    examples = str(next(MAPREDUCE_JARS.glob("hadoop-mapreduce-examples-*.jar")))
+    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 60))
+    results = {}
+    for case in sorted(CASES):
+        for command in ("submit", "run"):
+            t = tmp_path_factory.mktemp("badinput")
+            (t / "shared").mkdir()
+            (t / "file").write_text("")
+            old = t / "oldjava" / "bin"
+            old.mkdir(parents=True)
+            (old / "java").write_text(FAKE_OLD_JAVA)
+            (old / "java").chmod(stat.S_IRWXU)
+            args_for, extra_env, _ = CASES[case]
+            name = f"badinput-{uuid.uuid4().hex[:8]}"
+            env = {**cluster, "HAM_SHARED_ROOT": str(t / "shared")}
+            env.update({k: v.format(t=t) for k, v in extra_env.items()})
+            results[case, command] = (run_ham(command, "-J", name, *args_for(t, examples),
+                                              env=env, cwd=t), name, t)
+    queued, accounted = slurm_jobs_since(cluster, since)
+    return {"results": results, "queued": queued, "accounted": accounted}
+
+
 @pytest.mark.parametrize("command", ["submit", "run"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_bad_input_is_refused_before_slurm(cluster, shared_root, tmp_path, examples, case, command):
-    (tmp_path / "file").write_text("")
-    old = tmp_path / "oldjava" / "bin"
-    old.mkdir(parents=True)
-    (old / "java").write_text(FAKE_OLD_JAVA)
-    (old / "java").chmod(stat.S_IRWXU)
-    args_for, extra_env, needle = CASES[case]
-    name = f"badinput-{uuid.uuid4().hex[:8]}"
-    env = {**cluster, "HAM_SHARED_ROOT": str(shared_root)}
-    env.update({k: v.format(t=tmp_path) for k, v in extra_env.items()})
-    since = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - 60))
-    r = run_ham(command, "-J", name, *args_for(tmp_path, examples), env=env, cwd=tmp_path)
+def test_bad_input_is_refused_before_slurm(refused, case, command):
+    r, name, workdir = refused["results"][case, command]
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ham: error: "), r.stderr
-    assert needle in lines[0]
+    assert CASES[case][2] in lines[0]
     assert "Traceback" not in r.stderr
-    assert_nothing_submitted(cluster, name, tmp_path, since)
+    # Nothing reached Slurm: no job of its name or under its directory, in any state.
+    assert not ours(refused["queued"], name, workdir), refused["queued"]
+    assert not ours(refused["accounted"], name, workdir), refused["accounted"]
 
 
 def ours(lines: str, name: str, workdir: Path) -> list[str]:
@@ -89,14 +104,13 @@ def ours(lines: str, name: str, workdir: Path) -> list[str]:
             Path(line.split("|")[2]).is_relative_to(workdir)]
 
 
-def assert_nothing_submitted(cluster: dict[str, str], name: str, workdir: Path, since: str) -> None:
-    """No job named name or working under workdir reached Slurm: none in squeue (in any state:
-    an ended job stays there for a while), and none in sacct, which lags behind, once it lists
-    a marker job submitted after the command (Slurm sends its accounting in order)."""
+def slurm_jobs_since(cluster: dict[str, str], since: str) -> tuple[str, str]:
+    """Every job squeue knows (in any state: an ended job stays there for a while), and every
+    job sacct lists since `since` once it lists a marker job submitted now (Slurm sends its
+    accounting in order), as `ID|NAME|WORKDIR` lines."""
     env = {**os.environ, **cluster}
     queued = subprocess.run(["squeue", "-h", "-t", "all", "-o", "%i|%j|%Z"], capture_output=True,
                             text=True, env=env, check=True).stdout
-    assert not ours(queued, name, workdir), queued
     # A job that runs (sacct leaves out a held one: it has no eligible time).
     marker = subprocess.run(["sbatch", "--parsable", "-J", "badinput-marker", "-o", "/dev/null",
                              "--chdir", "/", "--wrap", "true"], capture_output=True, text=True,
@@ -106,8 +120,7 @@ def assert_nothing_submitted(cluster: dict[str, str], name: str, workdir: Path, 
         out = subprocess.run(["sacct", "-n", "-X", "-P", "-S", since, "-o", "JobID,JobName,WorkDir"],
                              capture_output=True, text=True, env=env, check=True).stdout
         return out if any(line.split("|")[0] == marker for line in out.splitlines()) else ""
-    jobs = wait_for(accounted, 60, f"accounting to list the marker job {marker}")
-    assert not ours(jobs, name, workdir), jobs
+    return queued, wait_for(accounted, 60, f"accounting to list the marker job {marker}")
 
 
 def test_slurm_answers_a_user_must_hear(cluster, shared_root, tmp_path):
