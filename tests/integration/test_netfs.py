@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -107,16 +108,28 @@ def attempts(shared: Path) -> list[dict]:
             for a in json.loads(f.read_text())["attempts"]]
 
 
+LOCAL_RUNS: dict[Path, Future[subprocess.CompletedProcess[str]]] = {}
+
+
 @pytest.fixture(scope="module")
 def reference(cluster, tmp_path_factory):
-    """Inputs, and the local runner's outputs for them."""
+    """Inputs, and the local runner's outputs for them, made in the background while the first
+    test's HAM jobs run (local() waits for them)."""
     d = tmp_path_factory.mktemp("netfs")
     wordcount_inputs(d, 120)
     env = {k: v for k, v in cluster.items() if k != "HADOOP_CONF_DIR"}
-    r = subprocess.run(["bash", "-c", jobs(d, d / "local", f"{sys.executable} -m ham hadoop")],
-                       env=env, capture_output=True, text=True, timeout=900)
+    with ThreadPoolExecutor(1) as pool:
+        LOCAL_RUNS[d] = pool.submit(
+            subprocess.run, ["bash", "-c", jobs(d, d / "local", f"{sys.executable} -m ham hadoop")],
+            env=env, capture_output=True, text=True, timeout=900)
+        yield d
+
+
+def local(reference: Path) -> Path:
+    """Where the local runner's outputs are, once it has written them."""
+    r = LOCAL_RUNS[reference].result()
     assert r.returncode == 0, r.stderr[-3000:]
-    return d
+    return reference / "local"
 
 
 def same_output(local: Path, ham: Path, ordered: bool) -> None:
@@ -133,7 +146,7 @@ def test_a_job_of_120_maps_on_the_coherent_profile_matches_the_local_runner(clus
     """(terasort, streaming and the rest run on this profile in test_runtime.py)"""
     out = run_jobs(cluster, reference, "strict", tera=False)
     assert len(list((reference / "text").iterdir())) == 120
-    same_output(reference / "local" / "wc", out / "wc", ordered=False)
+    same_output(local(reference) / "wc", out / "wc", ordered=False)
     assert len(attempts(reference / "shared-strict")) >= 120 + 3
 
 
@@ -165,8 +178,8 @@ def test_default_profile_doctor_names_the_problem_and_jobs_match(cluster, refere
     # from another is new to it (map outputs have attempt-unique names), so no client has a
     # stale copy to serve (docs/admin.md).
     out = run_jobs(cluster, reference, "default")
-    same_output(reference / "local" / "wc", out / "wc", ordered=False)
-    same_output(reference / "local" / "ts", out / "ts", ordered=True)
+    same_output(local(reference) / "wc", out / "wc", ordered=False)
+    same_output(local(reference) / "ts", out / "ts", ordered=True)
     done = attempts(reference / "shared-default")
     assert len(done) == 120 + 3 + 4 + 4 + 3, len(done)
     assert {a["state"] for a in done} == {"SUCCEEDED"}, [a for a in done if a["state"] != "SUCCEEDED"]

@@ -7,11 +7,11 @@ import java.nio.file.Files;
 import java.util.List;
 
 import io.github.ham.mapreduce.common.HamConfig;
+import io.github.ham.mapreduce.common.fs.Trees;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.JobResources;
 import io.github.ham.mapreduce.lustre.Striping;
 
-import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.security.Credentials;
 
@@ -20,6 +20,9 @@ import org.apache.hadoop.security.Credentials;
  * starts, removed when it ends.
  */
 public final class RunFiles {
+  /** How many of a job's attempt directories are deleted at once at its end (see Trees). */
+  private static final int DELETE_THREADS = 8;
+
   private RunFiles() {
   }
 
@@ -54,11 +57,11 @@ public final class RunFiles {
    */
   public static void clean(JobConf conf, JobDirs dirs, boolean resumable) {
     dirs.control().delete();
-    FileUtil.fullyDelete(dirs.work());
+    Trees.delete(dirs.work(), DELETE_THREADS);
     if (!resumable) {
       dirs.resumable().delete();
       if (!conf.getBoolean(HamConfig.KEEP_INTERMEDIATE, HamConfig.DEFAULT_KEEP_INTERMEDIATE)) {
-        FileUtil.fullyDelete(dirs.intermediate());
+        Trees.delete(dirs.intermediate(), DELETE_THREADS);
       }
     }
   }
