@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,27 @@ def local_run(d: Path, cluster: dict[str, str], *args: str) -> None:
     r = subprocess.run([sys.executable, "-m", "ham", "hadoop", *args], cwd=d, env=env,
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def local_outputs(cluster, tmp_path_factory):
+    """The local runner's outputs for write_input's input (wordcount, grep, and wordcount of
+    that wordcount), made once in the background while the first test's HAM jobs run: the
+    function it gives waits for one and returns its lines."""
+    d = tmp_path_factory.mktemp("warm-local")
+    write_input(d)
+
+    def make() -> None:
+        local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "in", "wordcount")
+        local_run(d, cluster, "jar", str(EXAMPLES), "grep", "in", "grep", "w[0-3]")
+        local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "wordcount", "wordcount2")
+    with ThreadPoolExecutor(1) as pool:
+        made = pool.submit(make)
+
+        def output(name: str) -> list[str]:
+            made.result()
+            return lines(d / name)
+        yield output
 
 
 def lines(out: Path) -> list[str]:
@@ -86,7 +108,7 @@ def runners_left(d: Path) -> list[str]:
     return left
 
 
-def test_a_chain_of_jobs_runs_on_the_first_jobs_runners(cluster, tmp_path):
+def test_a_chain_of_jobs_runs_on_the_first_jobs_runners(cluster, tmp_path, local_outputs):
     """Three jobs from one script, with HAM's defaults: the later ones claim the runners the first started
     (one srun step for all three; the first step's runners log each claim), and every output
     equals the local runner's."""
@@ -106,15 +128,12 @@ def test_a_chain_of_jobs_runs_on_the_first_jobs_runners(cluster, tmp_path):
     step_log = (first / "logs" / "runners.g0.log").read_text()
     for j in later:
         assert f"Claimed by job {j.name} as runner" in step_log
-    local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "in", "l1")
-    local_run(d, cluster, "jar", str(EXAMPLES), "grep", "in", "l2", "w[0-3]")
-    local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "l1", "l3")
-    for ham, local in (("o1", "l1"), ("o2", "l2"), ("o3", "l3")):
-        assert lines(d / ham) == lines(d / local) != [], ham
+    for ham, local in (("o1", "wordcount"), ("o2", "grep"), ("o3", "wordcount2")):
+        assert lines(d / ham) == local_outputs(local) != [], ham
     assert runners_left(d) == [], "a parked runner outlived its session"
 
 
-def test_two_jobs_at_once_get_distinct_runners(cluster, tmp_path):
+def test_two_jobs_at_once_get_distinct_runners(cluster, tmp_path, local_outputs):
     """After a first job parks its runners, two jobs start at once: at most one of them gets
     the parked runners (a runner is claimed by one job), the other starts a step of its own;
     both outputs equal the local runner's."""
@@ -132,10 +151,8 @@ def test_two_jobs_at_once_get_distinct_runners(cluster, tmp_path):
     # The jobs that claimed nothing started their own step; those that claimed, none.
     for j in (second, third):
         assert steps_started(j) == (0 if j.name in claimed else 1), j.name
-    local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "in", "l1")
-    local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "l1", "l3")
-    assert lines(d / "o1") == lines(d / "o2") == lines(d / "l1") != []
-    assert lines(d / "o3") == lines(d / "l3") != []
+    assert lines(d / "o1") == lines(d / "o2") == local_outputs("wordcount") != []
+    assert lines(d / "o3") == local_outputs("wordcount2") != []
     assert runners_left(d) == []
 
 
@@ -227,11 +244,11 @@ def test_without_warm_runners_each_job_starts_its_own_step(cluster, tmp_path, sw
 
 
 def test_parked_runners_exit_after_the_idle_time(cluster, tmp_path):
-    """Parked 2 s: a job 10 s later finds none (its own step), and none is left after."""
+    """Parked 1 s: a job 6 s later finds none (its own step), and none is left after."""
     d = tmp_path
     write_input(d)
-    idle = "-D ham.runner.warm.idle.ms=2000"
-    r = ham_run(d, cluster, f"hadoop jar {EXAMPLES} wordcount {idle} in o1 && sleep 10 && "
+    idle = "-D ham.runner.warm.idle.ms=1000"
+    r = ham_run(d, cluster, f"hadoop jar {EXAMPLES} wordcount {idle} in o1 && sleep 6 && "
                             f"ls {session_glob(d)}/tmp/ham-warm/parked > parked.txt && "
                             f"hadoop jar {EXAMPLES} wordcount {idle} in o2")
     assert r.returncode == 0, r.stderr[-4000:]
@@ -239,7 +256,7 @@ def test_parked_runners_exit_after_the_idle_time(cluster, tmp_path):
     first, second = jobs(d)
     assert steps_started(second) == 1 and claims(d) == {}
     step_log = (first / "logs" / "runners.g0.log").read_text()
-    assert "Not claimed within 2000 ms; exiting" in step_log
+    assert "Not claimed within 1000 ms; exiting" in step_log
     assert lines(d / "o1") == lines(d / "o2") != []
     assert runners_left(d) == []
 
