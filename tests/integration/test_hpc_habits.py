@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections import Counter
+from datetime import datetime
 
 from tests.integration.conftest import wait_finished, wait_for
 from tests.integration.test_resume import (HELD_FROM, MAPS, attempts_run, completed_maps, ham,
@@ -20,6 +21,25 @@ def sacct(cluster: dict[str, str], job_id: str, fields: str) -> list[list[str]]:
     out = subprocess.run(["sacct", "-X", "-P", "-n", "-j", job_id, "-o", fields], env=cluster,
                          capture_output=True, text=True, check=True).stdout
     return [line.split("|") for line in out.splitlines() if line]
+
+
+def requeue_hold(cluster: dict[str, str], job_id: str) -> str:
+    """"held" once a requeued job's first run has ended and Slurm holds it back (PENDING, its
+    EligibleTime ahead: Reason=BeginTime); "started" once its second run began (the hold was
+    over first); else "" (the first run is still COMPLETING)."""
+    out = subprocess.run(["scontrol", "show", "job", "-o", job_id], env=cluster,
+                         capture_output=True, text=True).stdout
+    fields = dict(f.split("=", 1) for f in out.split() if "=" in f)
+    state = fields.get("JobState")
+    if state != "PENDING":
+        # Right after the requeue the first run is COMPLETING (Restarts already 1).
+        return "started" if fields.get("Restarts", "0") != "0" and state not in (
+            "COMPLETING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED") else ""
+    try:
+        eligible = datetime.fromisoformat(fields.get("EligibleTime", ""))
+    except ValueError:
+        return ""
+    return "held" if eligible > datetime.now() else ""
 
 
 def test_array_tasks_each_run_the_command_with_their_id(cluster, tmp_path, hadoop_jars):
@@ -71,12 +91,12 @@ def test_a_requeued_job_resumes_what_its_first_run_stopped(cluster, tmp_path, re
     wait_for(lambda: completed_maps(job) == HELD_FROM, 180, "the maps that do not hold")
     subprocess.run(["scontrol", "requeue", first], env=cluster, check=True)
     # Slurm holds a requeued batch job back for 120 s (its EligibleTime, set once the first run
-    # has ended and the job is pending again): let it start now.
-    wait_for(lambda: subprocess.run(["squeue", "-h", "-j", first, "-o", "%T"], env=cluster,
-                                    capture_output=True, text=True).stdout.strip() == "PENDING",
-             120, "the requeued job to be pending")
-    subprocess.run(["scontrol", "update", f"JobId={first}", "StartTime=now"], env=cluster,
-                   check=True)
+    # has ended and the job is pending again): let it start now, but only once that hold is
+    # set. The job is PENDING before its first run has ended, and a second run started then is
+    # ended by the first run's end (FAILED at once, seen in CI).
+    if wait_for(lambda: requeue_hold(cluster, first), 180, "the first run's end") == "held":
+        subprocess.run(["scontrol", "update", f"JobId={first}", "StartTime=now"], env=cluster,
+                       check=True)
     info = wait_finished(first, 900)  # requeued: REQUEUED, PENDING, RUNNING again, then ended
     assert info.state == "COMPLETED", info
     restarts = subprocess.run(["scontrol", "show", "job", first], env=cluster,
