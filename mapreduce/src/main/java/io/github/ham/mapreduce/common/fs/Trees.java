@@ -44,11 +44,7 @@ public final class Trees {
         if (!(ds instanceof SecureDirectoryStream<Path> sds)) {
           return FileUtil.fullyDelete(dir);  // no *at calls on this platform
         }
-        List<Path> names = new ArrayList<>();
-        for (Path p : sds) {
-          names.add(p.getFileName());
-        }
-        deleteAll(sds, names, threads);
+        deleteAll(sds, names(sds), threads);
       } catch (IOException e) {
         return FileUtil.fullyDelete(dir);
       }
@@ -93,6 +89,15 @@ public final class Trees {
     }
   }
 
+  /** The names in {@code ds}, read before any is deleted. */
+  private static List<Path> names(SecureDirectoryStream<Path> ds) {
+    List<Path> names = new ArrayList<>();
+    for (Path p : ds) {
+      names.add(p.getFileName());
+    }
+    return names;
+  }
+
   /** Deletes the entry {@code name} of {@code ds}: a file or link at once, else a tree. */
   private static void deleteEntry(SecureDirectoryStream<Path> ds, Path name) {
     try {
@@ -104,11 +109,7 @@ public final class Trees {
       // a directory: its contents first
     }
     try (SecureDirectoryStream<Path> sub = ds.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-      List<Path> names = new ArrayList<>();
-      for (Path p : sub) {
-        names.add(p.getFileName());
-      }
-      for (Path n : names) {
+      for (Path n : names(sub)) {
         deleteEntry(sub, n);
       }
       ds.deleteDirectory(name);
