@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.github.ham.mapreduce.common.protocol.WarmClaims;
@@ -33,17 +35,22 @@ final class WarmRegistry {
    * first (see reserve).
    */
   List<Parked> parked() {
-    File[] files = parked.listFiles((d, n) -> n.endsWith(WarmClaims.SUFFIX) && !n.startsWith("."));
-    files = files == null ? new File[0] : files;
-    Arrays.sort(files);
     List<Parked> out = new ArrayList<>();
-    for (File f : files) {
+    for (File f : entries()) {
       WarmClaims.Entry e = WarmClaims.Entry.read(f);
       if (e != null) {
         out.add(new Parked(f, e));
       }
     }
     return out;
+  }
+
+  /** The registry's entry files, reserved ones left out, in name order. */
+  private File[] entries() {
+    File[] files = parked.listFiles((d, n) -> n.endsWith(WarmClaims.SUFFIX) && !n.startsWith("."));
+    files = files == null ? new File[0] : files;
+    Arrays.sort(files);
+    return files;
   }
 
   /** Whether the job a parked runner served has its final status record (or is unknown). */
@@ -96,11 +103,20 @@ final class WarmRegistry {
    */
   int awaitParked(String jobDir, int expected, long waitMs) {
     long deadline = System.currentTimeMillis() + waitMs;
+    // Each entry is read once: it appears whole (written aside, then renamed) and no job can
+    // claim this job's runners before this job's status is final.
+    Set<String> read = new HashSet<>();
+    int n = 0;
     while (true) {
-      int n = 0;
-      for (Parked p : parked()) {
-        if (jobDir.equals(p.entry().job())) {
-          n++;
+      for (File f : entries()) {
+        if (!read.contains(f.getName())) {
+          WarmClaims.Entry e = WarmClaims.Entry.read(f);
+          if (e != null) {
+            read.add(f.getName());
+            if (jobDir.equals(e.job())) {
+              n++;
+            }
+          }
         }
       }
       if (n >= expected || System.currentTimeMillis() >= deadline) {
