@@ -386,6 +386,8 @@ cmd_up() {
 # Source this to use the HAM test cluster: . $DIR/env.sh
 export SLURM_CONF=$SLURM_CONF
 export HAM_CLUSTER_DIR=$DIR
+# What names its ports, bridges and namespaces: this cluster.sh's subcommands find it by both.
+export HAM_CLUSTER_PORT_BASE=$PORT_BASE
 # The shared root every node sees, and what it is (local, gluster-strict, gluster-default).
 export HAM_CLUSTER_SHARED=$SHARED
 export HAM_CLUSTER_FS=$fs_mode

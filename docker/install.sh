@@ -47,7 +47,7 @@ if [ ! -x "$REPO/.venv/bin/python" ]; then
     log "creating $REPO/.venv"
     "$PY" -m venv "$REPO/.venv"
 fi
-if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, matplotlib, yaml, yarn_api_client, mrjob' 2>/dev/null; then
+if ! "$REPO/.venv/bin/python" -c 'import ham, pytest, xdist, matplotlib, yaml, yarn_api_client, mrjob' 2>/dev/null; then
     "$REPO/.venv/bin/pip" install -q --disable-pip-version-check -e "$REPO[test,report]"
 fi
 

@@ -11,6 +11,32 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def _cluster_env(env_file: Path) -> dict[str, str]:
+    """What a cluster's env.sh exports (lines `export NAME=VALUE`, as cluster.sh writes them)."""
+    lines = env_file.read_text().splitlines() if env_file.exists() else []
+    return dict(line[len("export "):].split("=", 1) for line in lines
+                if line.startswith("export ") and "=" in line)
+
+
+def _join_worker_cluster() -> None:
+    """tests/run.sh runs the suite in pytest-xdist workers, each on a test cluster of its own
+    (HAM_TEST_CLUSTERS: their directories, the Nth for worker gwN): fault tests kill nodes, cut
+    networks and restart the file-system server, and other tests count a cluster's jobs and
+    runners, so two workers never share one. Before any test module reads the environment."""
+    dirs = os.environ.get("HAM_TEST_CLUSTERS", "").split()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not dirs or not worker.startswith("gw"):
+        return
+    env = _cluster_env(Path(dirs[int(worker[2:]) % len(dirs)]) / "env.sh")
+    if not env:
+        raise pytest.UsageError(f"HAM_TEST_CLUSTERS names {dirs}, but worker {worker}'s cluster "
+                                "has no env.sh: start it with tests/cluster-up.sh")
+    os.environ.update(env)
+
+
+_join_worker_cluster()
 CLUSTER_DIR = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster"))
 # Names of the test cluster's network (its env.sh; these defaults are the first cluster's, whose
 # env.sh may predate them): node N's namespace, the fast network's bridge, the storage node.
@@ -24,6 +50,16 @@ MAPREDUCE_JARS = SHARE / "mapreduce"
 TOOLS_JARS = SHARE / "tools" / "lib"
 # What `hadoop classpath` lists of it, for javac and jdeps (wildcards, as Java takes them).
 HADOOP_CP = ":".join(f"{SHARE / d}/*" for d in ("common/lib", "common", "hdfs", "mapreduce", "yarn"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """A worker's temporary directories on its own cluster's shared root: tests/run.sh gives
+    --basetemp on the first cluster's, and xdist a worker its subdirectory there."""
+    given, shared = config.option.basetemp, os.environ.get("HAM_CLUSTER_SHARED")
+    first = os.environ.get("HAM_TEST_CLUSTERS", "").split()[:1]
+    if given and shared and first and Path(given).is_relative_to(Path(first[0]) / "shared"):
+        config.option.basetemp = str(Path(shared) / Path(given).relative_to(Path(first[0]) / "shared"))
 
 
 @pytest.fixture(scope="session")

@@ -86,7 +86,7 @@ def test_second_cluster_on_ports_in_use_is_refused(cluster, local_state):
     and its process, before it starts anything; the running cluster is untouched."""
     state = local_state / "c3"
     env = {**os.environ, "HAM_CLUSTER_DIR": str(state)}
-    env.pop("HAM_CLUSTER_PORT_BASE", None)  # the default: the main cluster's
+    env["HAM_CLUSTER_PORT_BASE"] = cluster["HAM_CLUSTER_PORT_BASE"]  # the running cluster's
     env.pop("SLURM_CONF", None)
     up = subprocess.run([str(CLUSTER_SH), "up", "-n", "2", "--no-netns"], env=env,
                         capture_output=True, text=True, timeout=120)
