@@ -59,7 +59,9 @@ def pytest_configure(config: pytest.Config) -> None:
     given, shared = config.option.basetemp, os.environ.get("HAM_CLUSTER_SHARED")
     first = os.environ.get("HAM_TEST_CLUSTERS", "").split()[:1]
     if given and shared and first and Path(given).is_relative_to(Path(first[0]) / "shared"):
-        config.option.basetemp = str(Path(shared) / Path(given).relative_to(Path(first[0]) / "shared"))
+        mine = Path(shared) / Path(given).relative_to(Path(first[0]) / "shared")
+        mine.parent.mkdir(parents=True, exist_ok=True)  # pytest makes the directory, not its parents
+        config.option.basetemp = str(mine)
 
 
 @pytest.fixture(scope="session")
