@@ -351,13 +351,14 @@ def load(env: Mapping[str, str] | None = None,
 
 # HAM_* variables that are not settings but are allowed in the environment: HAM's own (set by
 # `ham` for the processes it starts, or by users: HAM_LOG_LEVEL), and those of the project's
-# scripts a user exports (docker/cluster.sh, docker/compose.sh, examples/main-job.sh).
+# scripts a user exports (docker/cluster.sh, docker/compose.sh, examples/main-job.sh, tests/run.sh).
 _KNOWN_ENV = {s.env_var for s in SCHEMA} | {ENV_PREFIX + k.upper() for k in RETIRED} | {
     "HAM_SITE_CONFIG", "HAM_USER_CONFIG", contract.ENV_JOB_DIR, contract.ENV_JOB_TOKEN,
     contract.ENV_JOB_RUNTIME_DIR, contract.ENV_WARM_DIR, contract.ENV_WARM_KEY,
     contract.ENV_WARM_IDLE_MS, "HAM_LOG_LEVEL", "HAM_JAR", "HAM_ENV_RESTORE",
     contract.ENV_LUSTRE_MOUNTS, java.CHECKED_ENV,
     "HAM_CLUSTER_DIR", "HAM_CLUSTER_PORT_BASE", "HAM_CLUSTER_SHARED", "HAM_CLUSTER_FS", "HAM_TEST_FS",
+    "HAM_TEST_WORKERS", "HAM_TEST_CLUSTERS",
     "HAM_CLUSTER_FAST_NET", "HAM_CLUSTER_FAST_IF", "HAM_CLUSTER_NETNS_PREFIX",
     "HAM_CLUSTER_FAST_BRIDGE", "HAM_CLUSTER_STORAGE_ADDR",
     "HAM_DOCKER_DIR", "HAM_DOCKER_STORAGE_DRIVER",
