@@ -67,9 +67,12 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def cluster() -> dict[str, str]:
     """The environment of the running test cluster (SLURM_CONF and friends)."""
+    if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1 and "HAM_TEST_CLUSTERS" not in os.environ:
+        pytest.exit("pytest -n: the integration tests need a test cluster per worker; run them "
+                    "with tests/run.sh (HAM_TEST_WORKERS), which starts and names them", 2)
     env_file = CLUSTER_DIR / "env.sh"
-    # A cluster started before the shared root was named in env.sh is restarted.
-    up = env_file.exists() and "HAM_CLUSTER_SHARED" in env_file.read_text() and subprocess.run(
+    # A cluster started before env.sh named its shared root and port base is restarted.
+    up = env_file.exists() and "HAM_CLUSTER_PORT_BASE" in env_file.read_text() and subprocess.run(
         ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
     if not up:
         subprocess.run([str(REPO / "tests" / "cluster-up.sh")], check=True)
