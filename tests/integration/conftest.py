@@ -6,11 +6,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from ham.slurm import JobInfo, Slurm, time_limit_seconds
+
+T = TypeVar("T")
 
 pytestmark = pytest.mark.integration
 
@@ -123,6 +129,14 @@ def side_by_side(reference: list[str], ham: list[str], *, timeout: float,
             ref.kill()
             ref.communicate()
     return subprocess.CompletedProcess(reference, ref.returncode, out, err), done
+
+
+@contextmanager
+def in_background(fn: Callable[..., T], *args, **kwargs) -> Iterator[Future[T]]:
+    """fn(*args, **kwargs) in a thread while the with-block runs; the block's end waits for it.
+    For a module's local-runner references, made while its first test's HAM jobs run."""
+    with ThreadPoolExecutor(1) as pool:
+        yield pool.submit(fn, *args, **kwargs)
 
 
 def wait_for(predicate, timeout: float, what: str):

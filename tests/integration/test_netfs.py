@@ -13,13 +13,13 @@ import os
 import re
 import subprocess
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import CLUSTER_DIR, NETNS_PREFIX, REPO, STORAGE_ADDR
-from tests.integration.conftest import run_ham
+from tests.integration.conftest import in_background, run_ham
 from tests.integration.test_runtime import EXAMPLES
 
 CLUSTER_SH = REPO / "docker" / "cluster.sh"
@@ -118,10 +118,10 @@ def reference(cluster, tmp_path_factory):
     d = tmp_path_factory.mktemp("netfs")
     wordcount_inputs(d, 120)
     env = {k: v for k, v in cluster.items() if k != "HADOOP_CONF_DIR"}
-    with ThreadPoolExecutor(1) as pool:
-        LOCAL_RUNS[d] = pool.submit(
-            subprocess.run, ["bash", "-c", jobs(d, d / "local", f"{sys.executable} -m ham hadoop")],
-            env=env, capture_output=True, text=True, timeout=900)
+    with in_background(subprocess.run,
+                       ["bash", "-c", jobs(d, d / "local", f"{sys.executable} -m ham hadoop")],
+                       env=env, capture_output=True, text=True, timeout=900) as run:
+        LOCAL_RUNS[d] = run
         yield d
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import HADOOP_CP
+from tests.integration.conftest import in_background
 from tests.integration.test_runtime import EXAMPLES
 
 WARM = "-D ham.runner.warm.idle.ms=60000"
@@ -49,9 +49,7 @@ def local_outputs(cluster, tmp_path_factory):
         local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "in", "wordcount")
         local_run(d, cluster, "jar", str(EXAMPLES), "grep", "in", "grep", "w[0-3]")
         local_run(d, cluster, "jar", str(EXAMPLES), "wordcount", "wordcount", "wordcount2")
-    with ThreadPoolExecutor(1) as pool:
-        made = pool.submit(make)
-
+    with in_background(make) as made:
         def output(name: str) -> list[str]:
             made.result()
             return lines(d / name)
