@@ -76,6 +76,7 @@ SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless ret
 # (launcher/ham/warm.py; Java: common.protocol.WarmClaims)
 WARM_DIR = "tmp/ham-warm"
 WARM_PARKED = "parked"
+WARM_PARKED_CLOSED = WARM_PARKED + ".closed"  # renamed to by `ham run`'s end, before its stops
 WARM_SUFFIX = ".runner"
 WARM_STOP = "HAMSTOP"
 # The session's aggregated task logs in YARN's layout (yarn.nodemanager.remote-app-log-dir):

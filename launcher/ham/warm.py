@@ -56,7 +56,7 @@ def stop_parked(session: Path) -> int:
     runner parking meanwhile finds none and exits, and the ones parked see it gone within a
     second even if the stop does not reach them."""
     directory = session / c.WARM_DIR / c.WARM_PARKED
-    closed = directory.with_name(c.WARM_PARKED + ".closed")
+    closed = directory.with_name(c.WARM_PARKED_CLOSED)
     try:
         directory.rename(closed)
     except FileNotFoundError:

@@ -89,8 +89,8 @@ def test_job_directory_names(java, c_plugin):
 def test_warm_runner_registry(java):
     """`ham run`'s end stops the parked runners the runtime registers (launcher/ham/warm.py)."""
     warm = java["warm"]
-    assert {n: getattr(contract, "WARM_" + n) for n in ("DIR", "PARKED", "SUFFIX", "STOP")} \
-        == {n: warm[n] for n in ("DIR", "PARKED", "SUFFIX", "STOP")}
+    names = ("DIR", "PARKED", "PARKED_CLOSED", "SUFFIX", "STOP")
+    assert {n: getattr(contract, "WARM_" + n) for n in names} == {n: warm[n] for n in names}
     assert contract.WARM_DIR.split("/")[0] in contract.SESSION_INTERMEDIATE
 
 

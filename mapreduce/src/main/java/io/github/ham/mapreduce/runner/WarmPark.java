@@ -42,6 +42,7 @@ final class WarmPark {
   private static final Logger LOG = LoggerFactory.getLogger(WarmPark.class);
   /** How often a parked runner looks whether its session's directory is still there. */
   private static final int LOOK_MS = 1000;
+  private static final String STOPPED = "Stopped by the session's end; exiting";
   private final File root;
   private final String key;
   private final String node;
@@ -144,14 +145,17 @@ final class WarmPark {
           s = server.accept();
         } catch (SocketTimeoutException e) {
           if (!parked.isDirectory()) {
-            LOG.info("The session's warm-runner directory is gone; exiting");
+            // Renamed by the session's end (ham.warm.stop_parked), which then tells each
+            // runner to stop: this look may come first, and it is the same end.
+            LOG.info(new File(root, WarmClaims.PARKED_CLOSED).isDirectory()
+                ? STOPPED : "The session's warm-runner directory is gone; exiting");
             return null;
           }
           continue;
         }
         String line = readLine(s);
         if (line != null && WarmClaims.isStop(line, nonce)) {
-          LOG.info("Stopped by the session's end; exiting");
+          LOG.info(STOPPED);
           // Left open: the kernel closes it when this JVM is gone, which is how `ham run`
           // (ham.warm.stop_parked) knows the runner has exited before it returns.
           stopping = s;

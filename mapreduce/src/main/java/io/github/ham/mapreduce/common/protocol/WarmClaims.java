@@ -30,6 +30,8 @@ public final class WarmClaims {
   /** Under the session directory: removed with the session's intermediate data. */
   public static final String DIR = "tmp/ham-warm";
   public static final String PARKED = "parked";
+  /** What the session's end renames {@link #PARKED} to before it stops each runner there. */
+  public static final String PARKED_CLOSED = PARKED + ".closed";
   public static final String WORK = "work";
   public static final String SUFFIX = ".runner";
   public static final String CLAIM = "HAMCLAIM";
