@@ -7,7 +7,6 @@
 #   bash tests/run.sh [PYTEST ARGS...]
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-"$REPO/docker/install.sh"
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
 BASE=${HAM_CLUSTER_PORT_BASE:-16800}
 # HAM_TEST_WORKERS pytest-xdist workers (default 2), each with a test cluster of its own: the
@@ -15,6 +14,7 @@ BASE=${HAM_CLUSTER_PORT_BASE:-16800}
 # Most of a test's time is waiting for Slurm, the nodes and the jobs, so two share 2 cores well.
 WORKERS=${HAM_TEST_WORKERS:-2}
 [[ "$WORKERS" =~ ^[1-9]$ ]] || { echo "run.sh: error: HAM_TEST_WORKERS wants 1 to 9, got '$WORKERS'" >&2; exit 1; }
+"$REPO/docker/install.sh"
 CLUSTERS=$DIR
 "$REPO/tests/cluster-up.sh"
 for n in $(seq 1 $((WORKERS - 1))); do
