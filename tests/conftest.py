@@ -76,9 +76,7 @@ def cluster() -> dict[str, str]:
         ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
     if not up:
         subprocess.run([str(REPO / "tests" / "cluster-up.sh")], check=True)
-    out = subprocess.run(["bash", "-c", f". {env_file} && env -0"], check=True,
-                         capture_output=True).stdout.decode()
-    env = dict(line.split("=", 1) for line in out.split("\0") if "=" in line)
+    env = {**os.environ, **_cluster_env(env_file)}
     os.environ["SLURM_CONF"] = env["SLURM_CONF"]
     # The shared root every node sees (a network file system unless HAM_TEST_FS=local).
     os.environ["HAM_CLUSTER_SHARED"] = env["HAM_CLUSTER_SHARED"]

@@ -123,11 +123,13 @@ def links() -> dict[str, str]:
             for line in names.splitlines()}
 
 
-def link_prefixes(env: dict[str, str]) -> tuple[str, ...]:
-    """How the links (bridges, veths) of the cluster of env.sh `env` are named (by its port
-    base: docker/cluster.sh)."""
+def link_names(env: dict[str, str]) -> tuple[tuple[str, ...], tuple[str, str]]:
+    """How the links of the cluster of env.sh `env` are named (by its port base, as
+    docker/cluster.sh names them): the prefixes of all of them, and its two bridges."""
     base = env["HAM_CLUSTER_PORT_BASE"]
-    return ("hambr", "veth-ham") if base == "16800" else (f"hb{base}", f"vh{base}")
+    if base == "16800":
+        return ("hambr", "veth-ham"), ("hambr0", "hambr1")
+    return (f"hb{base}", f"vh{base}"), (f"hb{base}s", f"hb{base}f")
 
 
 def namespaces() -> set[str]:
@@ -142,9 +144,10 @@ def test_second_cluster_in_namespaces_beside_the_first(cluster, local_state, tmp
     state = local_state / "c2"
     env = {**os.environ, "HAM_CLUSTER_DIR": str(state), "HAM_CLUSTER_PORT_BASE": "17800"}
     env.pop("SLURM_CONF", None)
-    first_net = {k: v for k, v in links().items() if k.startswith(link_prefixes(cluster))}
+    prefixes, bridges = link_names(cluster)
+    first_net = {k: v for k, v in links().items() if k.startswith(prefixes)}
     first_ns = namespaces()
-    assert cluster["HAM_CLUSTER_FAST_BRIDGE"] in first_net and len(first_net) >= 2, first_net
+    assert all(b in first_net for b in bridges), first_net
     try:
         up = subprocess.run([str(CLUSTER_SH), "up", "-n", "2"], env=env, capture_output=True,
                             text=True, timeout=180)
