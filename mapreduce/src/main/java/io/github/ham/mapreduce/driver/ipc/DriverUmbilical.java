@@ -148,8 +148,13 @@ public final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmb
     }
     // Nothing for it yet: answered later, from the waiting runners' thread.
     call.deferResponse();
-    waiting.hold(runnerId, runners.kindOf(runnerId),
-        task -> call.setDeferredResponse(new ObjectWritable(JvmTask.class, task)));
+    waiting.hold(runnerId, runners.kindOf(runnerId), task -> {
+      // A held runner cannot talk: its silence counts from this answer, not from its call (up
+      // to a third of the heartbeat timeout earlier), or a task's slow start on a busy machine
+      // (its first ping comes 3 s after it began) could take it for lost.
+      runners.contact(runnerId, System.currentTimeMillis());
+      call.setDeferredResponse(new ObjectWritable(JvmTask.class, task));
+    });
     return null;
   }
 

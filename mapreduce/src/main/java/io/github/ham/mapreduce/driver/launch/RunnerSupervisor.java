@@ -205,6 +205,8 @@ public final class RunnerSupervisor {
    */
   private void runnerLost(RunnerTracker.Lost lost, long now) throws IOException {
     String name = lost.runnerId() != null ? lost.runnerId() : lost.slot();
+    // A runner of a multi-node step that never reached the driver has no known node.
+    String where = lost.node() != null ? lost.node() : "an unknown node";
     if (lost.runnerId() != null) {
       events.ended(scheduler.runnerLost(lost.runnerId(),
           "Task runner " + name + " lost: " + lost.reason(), now));
@@ -223,8 +225,8 @@ public final class RunnerSupervisor {
       return;
     }
     if (decision != RunnerTracker.Decision.REPLACE) {
-      LOG.warn("Task runner {} on {} lost ({}); not replaced: {}", name, lost.node(),
-          lost.reason(), decision);
+      LOG.warn("Task runner {} on {} lost ({}); not replaced: {}", name, where, lost.reason(),
+          decision);
       return;
     }
     int gen = launcher.replace(lost.node(), RunnerExit.generationOf(lost.slot()));

@@ -234,21 +234,22 @@ public final class RunnerTracker {
    * Whether a lost runner is replaced: only while the job runs, on a known and healthy node,
    * and while ham.runner.max.relaunches (counting every relaunch and replacement, except those
    * of runners whose exit the driver caused: {@code expected}) allows. An unreachable node is
-   * named as such whatever the budget: the job blacklists it.
+   * named as such whatever the budget: the job blacklists it. A used-up budget is named before
+   * an unknown node (a runner that never reached the driver): it is the reason either way.
    */
   public static Decision decide(boolean jobFinished, String node, int relaunchesUsed,
       int maxRelaunches, NodeState health, boolean expected) {
     if (jobFinished) {
       return Decision.JOB_FINISHED;
     }
-    if (node == null || node.isEmpty()) {
-      return Decision.NO_NODE;
-    }
     if (health == NodeState.UNREACHABLE) {
       return Decision.NODE_UNREACHABLE;
     }
     if (!expected && relaunchesUsed >= maxRelaunches) {
       return Decision.BUDGET_EXHAUSTED;
+    }
+    if (node == null || node.isEmpty()) {
+      return Decision.NO_NODE;
     }
     if (health == NodeState.UNHEALTHY) {
       return Decision.NODE_UNHEALTHY;

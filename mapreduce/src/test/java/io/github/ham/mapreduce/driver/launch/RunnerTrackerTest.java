@@ -138,7 +138,10 @@ class RunnerTrackerTest {
     assertEquals(Decision.JOB_FINISHED,
         RunnerTracker.decide(true, "node2", 0, 3, NodeState.HEALTHY, false));
     assertEquals(Decision.NO_NODE,
-        RunnerTracker.decide(false, null, 0, 3, NodeState.HEALTHY, false));
+        RunnerTracker.decide(false, null, 0, 3, NodeState.UNKNOWN, false));
+    assertEquals(Decision.BUDGET_EXHAUSTED,
+        RunnerTracker.decide(false, null, 3, 3, NodeState.UNKNOWN, false),
+        "no relaunch left is the reason, whether or not the node is known");
   }
 
   @Test
