@@ -9,10 +9,10 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 DIR=${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}
 BASE=${HAM_CLUSTER_PORT_BASE:-16800}
-# HAM_TEST_WORKERS pytest-xdist workers (default 1), each with a test cluster of its own: the
+# HAM_TEST_WORKERS pytest-xdist workers (default 2), each with a test cluster of its own: the
 # first is $DIR, worker N's $DIR-N with port base BASE+300*N (tests/conftest.py joins them).
-# Two are faster (most of a test is waiting) but not yet reliable: see docs/development.md.
-WORKERS=${HAM_TEST_WORKERS:-1}
+# Two share 2 cores well (most of a test is waiting); 1 runs the suite in one process.
+WORKERS=${HAM_TEST_WORKERS:-2}
 [[ "$WORKERS" =~ ^[1-9]$ ]] || { echo "run.sh: error: HAM_TEST_WORKERS wants 1 to 9, got '$WORKERS'" >&2; exit 1; }
 "$REPO/docker/install.sh"
 CLUSTERS=$DIR
