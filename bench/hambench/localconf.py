@@ -1,5 +1,6 @@
 """Hadoop's local runner as HAM runs its tasks: the same core-site keys as a HAM job's
-(io.file.buffer.size, HAM's local file system without chmod processes) and the JVM options of
+(io.file.buffer.size, thread-level IOStatistics off, HAM's local file system without chmod
+processes) and the JVM options of
 HAM's runners and client (runner_java_opts, the client's JIT and its class-data archive), so
 that the baseline differs from HAM only in where the tasks run."""
 
@@ -23,6 +24,7 @@ def _site(props: Mapping[str, object]) -> str:
 def core_site() -> dict[str, object]:
     return {"fs.defaultFS": "file:///",
             contract.IO_FILE_BUFFER_SIZE: contract.HAM_IO_FILE_BUFFER_SIZE,
+            contract.IOSTATISTICS_THREAD_LEVEL: "false",
             "fs.file.impl": contract.LOCAL_FS_CLASS,
             "fs.AbstractFileSystem.file.impl": contract.LOCAL_AFS_CLASS}
 

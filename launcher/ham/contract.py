@@ -40,6 +40,8 @@ DEFAULTS = {
 # -- Hadoop keys HAM sets for every job (core-site.xml) ----------------------------------------
 IO_FILE_BUFFER_SIZE = "io.file.buffer.size"
 HAM_IO_FILE_BUFFER_SIZE = 131072
+# Read once per JVM, from its default resources (core-site.xml), not from a job's configuration.
+IOSTATISTICS_THREAD_LEVEL = "fs.iostatistics.thread.level.enabled"
 
 # -- the lustre:// file system (package io.github.ham.mapreduce.lustre) ----------------------
 LUSTRE_SCHEME = "lustre"

@@ -27,6 +27,11 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # file system) go out and be merged in 4 KB system calls; 128 KB as production
         # clusters set it. lustre:// streams take it too (at least ham.lustre.record.buffer.size).
         c.IO_FILE_BUFFER_SIZE: c.HAM_IO_FILE_BUFFER_SIZE,
+        # Off: with it on (Hadoop's default), closing any local file stream adds its statistics
+        # to the thread's IOStatisticsContext through a parallel stream, 0.6 ms of a runner's
+        # CPU a map (its main thread and the common fork-join pool) for statistics no MapReduce
+        # code reads (bench/results/runner-profile-wordcount; docs/from-yarn.md).
+        c.IOSTATISTICS_THREAD_LEVEL: "false",
         # Hadoop's local file system, with permissions set in the JVM: without libhadoop, which
         # the bundle lacks, Hadoop's starts a chmod process for every file and directory it
         # creates (42 in a 60-map job's client and driver, before its submission and end).
