@@ -30,7 +30,7 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # Off: with it on (Hadoop's default), closing any local file stream adds its statistics
         # to the thread's IOStatisticsContext through a parallel stream, 0.6 ms of a runner's
         # CPU a map (its main thread and the common fork-join pool) for statistics no MapReduce
-        # code reads (bench/results/runner-profile-wordcount; docs/from-yarn.md).
+        # code reads (bench/README.md, "Per-map cost of a warm runner"; docs/from-yarn.md).
         c.IOSTATISTICS_THREAD_LEVEL: "false",
         # Hadoop's local file system, with permissions set in the JVM: without libhadoop, which
         # the bundle lacks, Hadoop's starts a chmod process for every file and directory it

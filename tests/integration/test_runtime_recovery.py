@@ -193,7 +193,7 @@ def test_no_runner_left_fails_the_job_instead_of_hanging(cluster, tmp_path):
                                                "-D", "ham.runner.max.relaunches=0"))
     victims: list[int] = []
     try:
-        victims = wait_for(lambda: len(with_a_task(d)) >= 3 and with_a_task(d), 240,
+        victims = wait_for(lambda: v if len(v := with_a_task(d)) >= 3 else None, 240,
                            "three task runners with a map each")
         for pid in victims:
             os.kill(pid, signal.SIGSTOP)
