@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ham import cds, contract
+from ham.jobconf import tuned_core_site
 from ham.session import CLIENT_JIT_OPTS
 
 from hambench.util import WORK, BenchError, run
@@ -22,11 +23,7 @@ def _site(props: Mapping[str, object]) -> str:
 
 
 def core_site() -> dict[str, object]:
-    return {"fs.defaultFS": "file:///",
-            contract.IO_FILE_BUFFER_SIZE: contract.HAM_IO_FILE_BUFFER_SIZE,
-            contract.IOSTATISTICS_THREAD_LEVEL: "false",
-            "fs.file.impl": contract.LOCAL_FS_CLASS,
-            "fs.AbstractFileSystem.file.impl": contract.LOCAL_AFS_CLASS}
+    return {"fs.defaultFS": "file:///", **tuned_core_site()}
 
 
 def java_opts(archive: Path | None) -> str:

@@ -17,12 +17,10 @@ from ham.settings import Settings
 CLIENT_POLL_MS = 100
 
 
-def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
-    props: dict[str, Any] = {
-        # The shared file system is the default file system: no HDFS. Either its files as
-        # they are (file:///) or HAM's lustre:/// under lustre_root.
-        "fs.defaultFS": nohdfs.default_fs(settings),
-        "hadoop.tmp.dir": str(jobdir.tmp),
+def tuned_core_site() -> dict[str, Any]:
+    """HAM's core-site tunings of Hadoop's own code, which the bench's local runner gets too
+    (bench/hambench/localconf.py), so that its baseline runs as tuned."""
+    return {
         # Hadoop's default buffer, 4 KB, made the map side's spills and file.out (on the shared
         # file system) go out and be merged in 4 KB system calls; 128 KB as production
         # clusters set it. lustre:// streams take it too (at least ham.lustre.record.buffer.size).
@@ -37,6 +35,16 @@ def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
         # creates (42 in a 60-map job's client and driver, before its submission and end).
         "fs.file.impl": c.LOCAL_FS_CLASS,
         "fs.AbstractFileSystem.file.impl": c.LOCAL_AFS_CLASS,
+    }
+
+
+def core_site(settings: Settings, jobdir: JobDir) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        # The shared file system is the default file system: no HDFS. Either its files as
+        # they are (file:///) or HAM's lustre:/// under lustre_root.
+        "fs.defaultFS": nohdfs.default_fs(settings),
+        "hadoop.tmp.dir": str(jobdir.tmp),
+        **tuned_core_site(),
         # HAM's own class names; HAL's (org.apache.hadoop.fs.LustreFileSystem...) still load.
         f"fs.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_FS_CLASS,
         f"fs.AbstractFileSystem.{c.LUSTRE_SCHEME}.impl": c.LUSTRE_AFS_CLASS,
