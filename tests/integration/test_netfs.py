@@ -181,5 +181,11 @@ def test_default_profile_doctor_names_the_problem_and_jobs_match(cluster, refere
     same_output(local(reference) / "wc", out / "wc", ordered=False)
     same_output(local(reference) / "ts", out / "ts", ordered=True)
     done = attempts(reference / "shared-default")
-    assert len(done) == 120 + 3 + 4 + 4 + 3, len(done)
-    assert {a["state"] for a in done} == {"SUCCEEDED"}, [a for a in done if a["state"] != "SUCCEEDED"]
+    succeeded = [a["task"] for a in done if a["state"] == "SUCCEEDED"]
+    assert len(succeeded) == len(set(succeeded)) == 120 + 3 + 4 + 4 + 3, len(succeeded)
+    # On a loaded host a task can straggle past ham.speculative.min.ms and be overtaken, as on
+    # YARN: the loser ends KILLED by speculation. Any other extra attempt (a FAILED one, or one
+    # killed for another reason) would be a retry, which this test says never happens.
+    others = [a for a in done if a["state"] != "SUCCEEDED"]
+    assert all(a["state"] == "KILLED" and a["error"].startswith("Speculation: ")
+               for a in others), others
