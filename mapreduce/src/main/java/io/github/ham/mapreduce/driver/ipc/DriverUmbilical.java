@@ -183,6 +183,15 @@ public final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmb
     }
     LOG.info("Assigned {} to {}", ids.attemptName(key), runnerId);
     events.started(key);
+    if (runners.isLost(runnerId)) {
+      // Declared lost since the check above. The supervisor marks a runner lost before it
+      // kills the runner's attempts, so either it saw this one (killed already) or this check
+      // sees the mark: the attempt never stays with a lost runner (KILLED, not counted).
+      events.ended(scheduler.runnerLost(runnerId, "Task runner " + runnerId
+          + " was declared lost as it was handed " + ids.attemptName(key),
+          System.currentTimeMillis()));
+      return new JvmTask(null, true);
+    }
     return tasks.jvmTask(key, key.isMap() ? null : scheduler.succeededMaps());
   }
 

@@ -182,10 +182,12 @@ public final class RunnerSupervisor {
       launcher.kill(gens);
     }
     launcher.pollExits();
+    // Marked lost before their attempts end, as everywhere: DriverUmbilical relies on that
+    // order to never leave an attempt with a lost runner.
+    tracker.allLost(kind);
     for (String runner : tracker.runnerIds(kind)) {
       events.ended(scheduler.runnerLost(runner, "The task runners exited", now));
     }
-    tracker.allLost(kind);
     if (relaunchesUsed >= maxRelaunches) {
       scheduler.stop("The task runners exited " + launcher.launches()
           + " times; last output:\n" + launcher.outputTail());
