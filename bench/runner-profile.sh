@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where a task runner's CPU goes per task, on the 3-node test cluster, its runners under
 # async-profiler (Maven Central's ap-loader; CPU samples every 1 ms, kernel stacks included).
-# Writes bench/results/runner-profile[-wordcount]/{results.md,results.json}
+# Writes bench/results/runner-profile[-wordcount|-jit]/{results.md,results.json}
 # (bench/hambench/apsummary.py).
 #   bash bench/runner-profile.sh [ROUNDS] [MAPS] [JOB]   (default 2 rounds, 300 maps, sleep)
 # JOB sleep: a no-op `sleep` job (MAPS maps of 1 ms, 1 reduce), once with each map's sort
@@ -9,7 +9,9 @@
 # alternated ROUNDS times.
 # JOB wordcount: the bench's many-map job (issue 32: maps that come from input splits),
 # wordcount over MAPS one-line files (bench/work/data/lines-MAPS, made by the bench) with 3
-# reduces, at HAM's defaults, ROUNDS times (variant "default").
+# reduces, at HAM's defaults, ROUNDS times (variant "default"); JOB wordcount-jit alternates
+# it with variant "tiered": the runners' JVMs with the JVM's own tiered JIT (C1 then C2)
+# instead of HAM's C1 alone (-XX:TieredStopAtLevel=1), the compiler threads' CPU counted.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
@@ -17,7 +19,9 @@ rounds="${1:-2}" maps="${2:-300}" job="${3:-sleep}"
 case "$job" in
   sleep) name=runner-profile variants="reuse no-reuse" ;;
   wordcount) name=runner-profile-wordcount variants="default" ;;
-  *) echo "runner-profile.sh: JOB must be sleep or wordcount, not '$job'" >&2; exit 2 ;;
+  wordcount-jit) name=runner-profile-jit variants="default tiered" ;;
+  *) echo "runner-profile.sh: JOB must be sleep, wordcount or wordcount-jit, not '$job'" >&2
+     exit 2 ;;
 esac
 out="$here/results/$name" work="$here/work/$name"
 ap_version=3.0-9
@@ -27,7 +31,7 @@ export PATH="$repo/.venv/bin:$PATH"
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 dist="$repo/mapreduce/target/dist/share/hadoop/mapreduce"
 opts=$(python -c "from ham import contract; print(contract.DEFAULTS[contract.RUNNER_JAVA_OPTS])")
-if [ "$job" = wordcount ]; then
+if [ "$job" != sleep ]; then
   input="$here/work/data/lines-$maps/in"
   [ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
     "from hambench.data import oneline_files; oneline_files($maps)")
@@ -44,8 +48,10 @@ for r in $(seq "$rounds"); do
       args=("$dist/hadoop-mapreduce-examples-3.4.2.jar" wordcount
             -D mapreduce.job.reduces=3 "$input" "$run/out")
     fi
+    jvm="$opts"
+    [ "$variant" = tiered ] && jvm="${opts//-XX:TieredStopAtLevel=1/}"
     HAM_SHARED_ROOT="$run" \
-    HAM_RUNNER_JAVA_OPTS="$opts -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
+    HAM_RUNNER_JAVA_OPTS="$jvm -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
       ham run -N3 --retention all -- hadoop jar "${args[@]}" > "$run/ham.log" 2>&1
   done
 done
