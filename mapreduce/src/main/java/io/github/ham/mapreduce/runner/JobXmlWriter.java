@@ -1,9 +1,13 @@
 package io.github.ham.mapreduce.runner;
 
 import java.io.BufferedOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,14 +45,28 @@ final class JobXmlWriter {
 
   private final Map<String, Rendered> rendered = new HashMap<>();
 
+  /**
+   * Writes {@code conf} over {@code file} in place, then cuts it to its new length: the tasks
+   * of a runner write the same few hundred kilobytes to the same file, and truncating it first
+   * freed its blocks for the write to allocate again (on ext4 also a writeback at close, its
+   * guard for files replaced by truncation; on Lustre a punch of its objects).
+   */
+  void write(Configuration conf, File file) throws IOException {
+    try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE)) {
+      write(conf, Channels.newOutputStream(channel));
+      channel.truncate(channel.position());
+    }
+  }
+
   void write(Configuration conf, OutputStream out) throws IOException {
-    handleDeprecation(conf);
+    List<Map.Entry<String, String>> properties = withDeprecationHandled(conf);
     Set<String> finals = conf.getFinalParameters();
     // Bytes kept per property: encoding ~150 KB of characters again for every task cost more
     // than the rest of the writing (bench/results/runner-profile-wordcount).
     OutputStream xml = new BufferedOutputStream(out, BUFFER);
     xml.write(HEAD);
-    for (Map.Entry<String, String> property : conf) {
+    for (Map.Entry<String, String> property : properties) {
       String name = property.getKey();
       xml.write(xml(name, property.getValue(), finals.contains(name),
           conf.getPropertySources(name)));
@@ -57,17 +75,31 @@ final class JobXmlWriter {
     xml.flush();
   }
 
-  /** As writeXml does first: a deprecated key also sets its replacements. */
-  private static void handleDeprecation(Configuration conf) {
+  /**
+   * The properties, after what writeXml does first: a deprecated key also sets its
+   * replacements. One pass over the configuration (a copy of its ~1,100 properties) unless it
+   * has deprecated keys, whose handling may add or change properties.
+   */
+  private static List<Map.Entry<String, String>> withDeprecationHandled(Configuration conf) {
+    List<Map.Entry<String, String>> properties = new ArrayList<>(conf.size());
     List<String> deprecated = new ArrayList<>();
     for (Map.Entry<String, String> property : conf) {
+      properties.add(property);
       if (Configuration.isDeprecated(property.getKey())) {
         deprecated.add(property.getKey());
       }
     }
+    if (deprecated.isEmpty()) {
+      return properties;
+    }
     for (String key : deprecated) {
       conf.get(key);
     }
+    properties.clear();
+    for (Map.Entry<String, String> property : conf) {
+      properties.add(property);
+    }
+    return properties;
   }
 
   private byte[] xml(String name, String value, boolean isFinal, String[] sources) {

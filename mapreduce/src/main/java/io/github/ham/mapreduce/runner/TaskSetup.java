@@ -2,7 +2,6 @@ package io.github.ham.mapreduce.runner;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.util.LinkedHashMap;
@@ -95,9 +94,7 @@ final class TaskSetup {
     // The task's job.xml in its working directory, as YarnChild writes it (with the job's
     // writer: Configuration.writeXml cost more CPU than the rest of a no-op map task).
     File localJobFile = new File(workDir, MRJobConfig.JOB_CONF_FILE);
-    try (OutputStream out = Files.newOutputStream(localJobFile.toPath())) {
-      shared.jobXmlWriter().write(job, out);
-    }
+    shared.jobXmlWriter().write(job, localJobFile);
     task.setJobFile(localJobFile.getAbsolutePath());
     task.setConf(job);
     return mapFiles;

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class JobXmlWriterTest {
   /** A job configuration: the defaults, a site file with a final key, and odd values. */
@@ -96,6 +100,20 @@ class JobXmlWriterTest {
     assertEquals("a\r\nb\tc", actual.get("ham.test.controls"));
     assertArrayEquals(new String[] {"programmatically", "job.xml"},
         actual.getPropertySources("ham.test.overridden"));
+  }
+
+  @Test
+  void aFileWrittenOverInPlaceHoldsOnlyTheLastConfiguration(@TempDir Path dir) throws Exception {
+    File file = dir.resolve("job.xml").toFile();
+    JobXmlWriter writer = new JobXmlWriter();
+    JobConf longer = job();
+    longer.set("ham.test.long", "x".repeat(100_000));
+    writer.write(longer, file);
+    JobConf shorter = job();
+    writer.write(shorter, file);
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    new JobXmlWriter().write(shorter, expected);
+    assertArrayEquals(expected.toByteArray(), Files.readAllBytes(file.toPath()));
   }
 
   @Test
