@@ -1,9 +1,17 @@
 package io.github.ham.mapreduce.common;
 
+import java.io.DataOutput;
+import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.Paths;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Map;
 
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
@@ -11,6 +19,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -34,6 +43,9 @@ import org.apache.hadoop.util.Progressable;
  * segment, which goes past the buffer, and then the segment's 4-byte checksum, which would
  * otherwise fill a whole 128 KB buffer from the next reducers' data. Other reads (spills being
  * merged, record readers) buffer what they ask for.
+ * <p>Metadata: one stat per file status ({@link LocalStatus}), where Hadoop's without
+ * libhadoop asks the kernel five times, and one to find that a directory exists (mkdirs, which
+ * every create calls for its parent), where Hadoop's asks seven times.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
   /**
@@ -49,13 +61,57 @@ public class HamLocalFileSystem extends LocalFileSystem {
   /** RawLocalFileSystem with an in-process chmod and the buffers above. */
   static final class JavaPermissionsRawLocalFileSystem extends RawLocalFileSystem {
     static final int SEGMENT_READ_BUFFER = 4096;
+    /** Whether the JDK reads a file's mode, owner and group in one call ("unix" view). */
+    static final boolean UNIX_VIEW =
+        FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
     private int writeBuffer = CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT;
+    private long blockSize;
 
     @Override
     public void initialize(URI uri, Configuration conf) throws IOException {
       super.initialize(uri, conf);
       writeBuffer = conf.getInt(CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_KEY,
           CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT);
+      blockSize = getDefaultBlockSize(new Path(uri));  // as RawLocalFileSystem's
+    }
+
+    /**
+     * A file's status from one stat. Without libhadoop, Hadoop's (its
+     * DeprecatedRawLocalFileStatus) stats the file five times: exists, length, isDirectory,
+     * lastModified, access time. On a network file system each is a round trip to the server,
+     * for every open (RawLocalFileSystem.open asks for the status first), every entry of a
+     * listing and every map output a reduce checks: on the test cluster's GlusterFS a one-line
+     * map spent most of its 0.4 s in these (bench/README.md, "Per-map cost of a warm runner").
+     * Same fields, same FileNotFoundException when the file cannot be stat'ed (File.exists is
+     * false for any error); owner, group and permission read when first asked for, as there.
+     */
+    @Override
+    public FileStatus getFileStatus(Path f) throws IOException {
+      if (!UNIX_VIEW) {
+        return super.getFileStatus(f);
+      }
+      File file = pathToFile(f);
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(file.toPath(), BasicFileAttributes.class);
+      } catch (IOException e) {
+        throw new FileNotFoundException("File " + f + " does not exist");
+      }
+      return new LocalStatus(a, blockSize, qualified(f, file));
+    }
+
+    /**
+     * The status's path, as Hadoop's: the file's path qualified. A path that is already an
+     * absolute file: URI without authority is that already (making it again parses it twice
+     * with a regular expression: half the CPU of a status).
+     */
+    private Path qualified(Path f, File file) {
+      URI u = f.toUri();
+      if ("file".equals(u.getScheme()) && u.getAuthority() == null && f.isUriPathAbsolute()
+          && u.getPath().equals(file.getPath())) {
+        return f;
+      }
+      return new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory());
     }
 
     private int writeBuffer(Path f, int asked) {
@@ -81,6 +137,23 @@ public class HamLocalFileSystem extends LocalFileSystem {
           blockSize, progress);
     }
 
+    /**
+     * An existing directory in one stat. Hadoop's mkdirs makes seven system calls to find that
+     * a directory exists (its parent's and its own exists and isDirectory, a failed mkdir), and
+     * every create makes its parent first: one round trip to the server each on a network file
+     * system. Hadoop returns true for an existing directory without changing its permission;
+     * so does this. Anything else goes Hadoop's way.
+     */
+    @Override
+    public boolean mkdirs(Path f) throws IOException {
+      return f != null && pathToFile(f).isDirectory() || super.mkdirs(f);
+    }
+
+    @Override
+    public boolean mkdirs(Path f, FsPermission permission) throws IOException {
+      return f != null && pathToFile(f).isDirectory() || super.mkdirs(f, permission);
+    }
+
     @Override
     public void setPermission(Path p, FsPermission permission) throws IOException {
       if (NativeIO.isAvailable() || permission.getStickyBit()) {
@@ -88,6 +161,63 @@ public class HamLocalFileSystem extends LocalFileSystem {
         return;
       }
       Files.setPosixFilePermissions(pathToFile(p).toPath(), PosixModes.of(permission));
+    }
+  }
+  /**
+   * A local file's status from one stat (length, type, times); its permission, owner and group
+   * read when first asked for, in one more stat (Hadoop's status runs {@code ls -ld} for them
+   * without libhadoop). A file gone by then is a RuntimeException, as there.
+   */
+  static final class LocalStatus extends FileStatus {
+    private static final long serialVersionUID = 1L;
+    private boolean loaded;
+
+    LocalStatus(BasicFileAttributes a, long blockSize, Path path) {
+      super(a.size(), a.isDirectory(), 1, blockSize, a.lastModifiedTime().toMillis(),
+          a.lastAccessTime().toMillis(), null, null, null, path);
+    }
+
+    @Override
+    public FsPermission getPermission() {
+      load();
+      return super.getPermission();
+    }
+
+    @Override
+    public String getOwner() {
+      load();
+      return super.getOwner();
+    }
+
+    @Override
+    public String getGroup() {
+      load();
+      return super.getGroup();
+    }
+
+    @Override
+    public void write(DataOutput out) throws IOException {
+      load();
+      super.write(out);
+    }
+
+    private synchronized void load() {
+      if (loaded) {
+        return;
+      }
+      loaded = true;
+      try {
+        Map<String, Object> m = Files.readAttributes(Paths.get(getPath().toUri()),
+            "unix:mode,owner,group");
+        // The sticky bit with the rwx bits, as FsPermission.valueOf reads them from ls -ld.
+        setPermission(new FsPermission((short) ((Integer) m.get("mode") & 01777)));
+        setOwner(((UserPrincipal) m.get("owner")).getName());
+        setGroup(((GroupPrincipal) m.get("group")).getName());
+      } catch (IOException e) {
+        loaded = false;
+        throw new IllegalStateException("Cannot read the permissions of " + getPath() + ": "
+            + e, e);
+      }
     }
   }
 }

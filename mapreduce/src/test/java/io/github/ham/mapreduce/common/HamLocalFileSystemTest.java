@@ -2,14 +2,18 @@ package io.github.ham.mapreduce.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
@@ -18,8 +22,10 @@ import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +59,85 @@ class HamLocalFileSystemTest {
     fs.setPermission(file, new FsPermission((short) 0600));
     assertEquals("rw-------",
         PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a"))));
+  }
+
+  /** The fields of a status as a string (Hadoop's toString leaves out some). */
+  private static String fields(FileStatus s) {
+    return String.join(" ", s.getPath().toString(), Long.toString(s.getLen()),
+        Boolean.toString(s.isDirectory()), Boolean.toString(s.isSymlink()),
+        Short.toString(s.getReplication()), Long.toString(s.getBlockSize()),
+        Long.toString(s.getModificationTime()), Long.toString(s.getAccessTime()),
+        s.getPermission().toString(), Boolean.toString(s.getPermission().getStickyBit()),
+        s.getOwner(), s.getGroup());
+  }
+
+  @Test
+  void statusesAreHadoopsFromOneStat() throws Exception {
+    Configuration conf = new Configuration(false);
+    HamLocalFileSystem ham = new HamLocalFileSystem();
+    ham.initialize(new File("/").toURI(), conf);
+    RawLocalFileSystem hadoop = new RawLocalFileSystem();
+    hadoop.initialize(new File("/").toURI(), conf);
+    Files.writeString(dir.resolve("file"), "12345");
+    Files.setPosixFilePermissions(dir.resolve("file"), PosixFilePermissions.fromString("rw-r-----"));
+    Files.createDirectory(dir.resolve("sticky"));
+    Files.setAttribute(dir.resolve("sticky"), "unix:mode", 01777);
+    Files.createSymbolicLink(dir.resolve("link"), dir.resolve("file"));
+    Files.createDirectory(dir.resolve("with space %"));
+    for (String name : new String[] {"file", "sticky", "link", "", "with space %"}) {
+      // As a file: URI, as a path without scheme, and unnormalized.
+      for (org.apache.hadoop.fs.Path p : List.of(
+          new org.apache.hadoop.fs.Path(dir.resolve(name).toUri()),
+          new org.apache.hadoop.fs.Path(dir.resolve(name).toString()),
+          new org.apache.hadoop.fs.Path(dir + "//" + name + "/"))) {
+        FileStatus ours = ham.getRawFileSystem().getFileStatus(p);
+        assertTrue(ours instanceof HamLocalFileSystem.LocalStatus, name);
+        assertEquals(fields(hadoop.getFileStatus(p)), fields(ours), p.toString());
+        assertEquals(fields(hadoop.getFileStatus(p)), fields(ham.getFileStatus(p)), p.toString());
+      }
+    }
+    assertTrue(ham.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("sticky").toUri()))
+        .getPermission().getStickyBit());
+    org.apache.hadoop.fs.Path dirPath = new org.apache.hadoop.fs.Path(dir.toUri());
+    assertEquals(Arrays.stream(hadoop.listStatus(dirPath)).map(HamLocalFileSystemTest::fields)
+        .sorted().toList(), Arrays.stream(ham.listStatus(dirPath))
+        .map(HamLocalFileSystemTest::fields).sorted().toList());
+    org.apache.hadoop.fs.Path missing = new org.apache.hadoop.fs.Path(dir.resolve("none").toUri());
+    assertEquals(assertThrows(FileNotFoundException.class, () -> hadoop.getFileStatus(missing))
+        .getMessage(), assertThrows(FileNotFoundException.class,
+            () -> ham.getFileStatus(missing)).getMessage());
+    org.apache.hadoop.fs.Path under = new org.apache.hadoop.fs.Path(
+        dir.resolve("file").resolve("x").toUri());
+    assertThrows(FileNotFoundException.class, () -> ham.getFileStatus(under));
+    // Permissions asked for after the file went: a RuntimeException, as from Hadoop's.
+    org.apache.hadoop.fs.Path gone = new org.apache.hadoop.fs.Path(dir.resolve("gone").toUri());
+    Files.writeString(dir.resolve("gone"), "x");
+    FileStatus ours = ham.getFileStatus(gone);
+    FileStatus theirs = hadoop.getFileStatus(gone);
+    Files.delete(dir.resolve("gone"));
+    assertThrows(RuntimeException.class, theirs::getOwner);
+    assertThrows(RuntimeException.class, ours::getOwner);
+  }
+
+  @Test
+  void mkdirsAsHadoops() throws Exception {
+    Configuration conf = new Configuration(false);
+    HamLocalFileSystem ham = new HamLocalFileSystem();
+    ham.initialize(new File("/").toURI(), conf);
+    RawLocalFileSystem raw = ham.getRawFileSystem() instanceof RawLocalFileSystem r ? r : null;
+    org.apache.hadoop.fs.Path deep = new org.apache.hadoop.fs.Path(dir.resolve("a/b/c").toUri());
+    assertTrue(raw.mkdirs(deep, new FsPermission((short) 0700)));
+    assertTrue(Files.isDirectory(dir.resolve("a/b/c")));
+    // An existing directory: true, its permission unchanged.
+    assertTrue(raw.mkdirs(deep, new FsPermission((short) 0755)));
+    assertTrue(raw.mkdirs(deep));
+    assertEquals("rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/c"))));
+    Files.writeString(dir.resolve("f"), "x");
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("f").toUri());
+    assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class, () -> raw.mkdirs(file));
+    assertThrows(org.apache.hadoop.fs.ParentNotDirectoryException.class,
+        () -> raw.mkdirs(new org.apache.hadoop.fs.Path(file, "x")));
   }
 
   @Test
