@@ -3,10 +3,13 @@
 # TCP; docker/netfs.sh) against the same cluster with everything on a directory of this machine
 # (every node sees it through one kernel and one page cache), pairs alternated in one run; and
 # TestDFSIO on the network file system against `dd` through the same mount (issue 29, item 7).
-#   bash bench/netfs-trial.sh [ROUNDS [OUT]]      -> OUT/results.md (bench/results/netfs-trial)
+#   bash bench/netfs-trial.sh [ROUNDS [OUT [JOBS]]]  -> OUT/results.md (bench/results/netfs-trial)
 # Each round runs, once on each root, the order flipped every round: wordcount (64 MiB of the
-# bench's text in 4 files), terasort (500,000 rows of one teragen, 3 reduces), and TestDFSIO
-# -write then -read (3 files of 64 MB: one map per node). Inputs are copied to both roots
+# bench's text in 4 files), terasort (500,000 rows of one teragen, 3 reduces), TestDFSIO
+# -write then -read (3 files of 64 MB: one map per node), and maps: wordcount over 300
+# one-line files (300 maps, 3 reduces; the per-task cost, mostly metadata calls). JOBS, a
+# space-separated subset of "wordcount terasort dfsio maps", runs only those (default all;
+# the dd limit runs with dfsio). Inputs are copied to both roots
 # first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
 # with the same parallelism: one 64 MB stream per node at once (srun -N3), through each node's
 # own client, buffered with an fsync before close and with O_DIRECT, the better of the two; the
@@ -14,8 +17,15 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
+cmd="bash bench/netfs-trial.sh $*"
 rounds=${1:-3}
 out="${2:-$here/results/netfs-trial}"
+jobs=" ${3:-wordcount terasort dfsio maps} "
+for j in $jobs; do
+  [[ " wordcount terasort dfsio maps " == *" $j "* ]] \
+    || { echo "netfs-trial.sh: unknown job '$j' (wordcount, terasort, dfsio, maps)" >&2; exit 2; }
+done
+wants() { [[ $jobs == *" $1 "* ]]; }
 bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 # shellcheck disable=SC1091
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
@@ -30,11 +40,13 @@ dist="$repo/mapreduce/target/dist/share/hadoop/mapreduce"
 examples=$(ls "$dist"/hadoop-mapreduce-examples-*.jar)
 jobclient=$(ls "$dist"/hadoop-mapreduce-client-jobclient-*-tests.jar)
 text=$(cd "$here" && "$py" -c 'from hambench.data import wordcount_input; print(wordcount_input(64, 4))' | tail -1)
+lines=$(cd "$here" && "$py" -c 'from hambench.data import oneline_files; print(oneline_files(300))' | tail -1)
 root_of() { if [[ $1 == local ]]; then echo "$local_root"; else echo "$net_root"; fi; }
 for fs in local net; do
   r=$(root_of $fs)
   mkdir -p "$r/shared"
   cp -r "$text" "$r/text"
+  cp -r "$lines" "$r/lines"
 done
 
 # job FS NAME ARGS...: one `ham run -N 3` with everything (shared root, input, output) under
@@ -78,9 +90,17 @@ for r in $(seq "$rounds"); do
   for fs in "${order[@]}"; do
     root=$(root_of "$fs")
     rm -rf "$root"/out-* "$root/gen" "$root/dfsio"
-    job "$fs" wordcount "$examples" wordcount "$root/text" "$root/out-wc"
-    job "$fs" teragen "$examples" teragen -Dmapreduce.job.maps=3 500000 "$root/gen"
-    job "$fs" terasort "$examples" terasort -Dmapreduce.job.reduces=3 "$root/gen" "$root/out-ts"
+    if wants wordcount; then
+      job "$fs" wordcount "$examples" wordcount "$root/text" "$root/out-wc"
+    fi
+    if wants terasort; then
+      job "$fs" teragen "$examples" teragen -Dmapreduce.job.maps=3 500000 "$root/gen"
+      job "$fs" terasort "$examples" terasort -Dmapreduce.job.reduces=3 "$root/gen" "$root/out-ts"
+    fi
+    if wants maps; then
+      job "$fs" maps "$examples" wordcount -Dmapreduce.job.reduces=3 "$root/lines" "$root/out-maps"
+    fi
+    wants dfsio || continue
     job "$fs" dfsiowrite "$jobclient" TestDFSIO -Dtest.build.data="$root/dfsio" -write -nrFiles 3 -size 64MB
     drop_caches
     job "$fs" dfsioread "$jobclient" TestDFSIO -Dtest.build.data="$root/dfsio" -read -nrFiles 3 -size 64MB
@@ -90,38 +110,54 @@ for r in $(seq "$rounds"); do
       done
     fi
   done
-  for o in out-wc out-ts; do
+  for o in out-wc out-ts out-maps; do
+    [[ -d $local_root/$o ]] || continue
     diff -r -x '_SUCCESS' -x '.*.crc' "$local_root/$o" "$net_root/$o" >/dev/null \
       || { echo "round $r: $o differs between the two roots" >&2; exit 1; }
   done
 done
 
-"$py" - "$out/results.md" "$rounds" "$runs" <<'PY'
+"$py" - "$out/results.md" "$rounds" "$runs" "$cmd" <<'PY'
 import datetime, json, pathlib, re, statistics, sys
 out, rounds, root = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
 job_s, dfsio = {}, {}  # (name, fs) -> [job seconds], [TestDFSIO per-stream MB/s] in round order
+map_ms = {}  # fs -> [median map attempt ms of the many-map job] in round order
 for run in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("-")[-1])):
     fs, name, _ = run.name.split("-")
     st = json.loads((run / "status.json").read_text())
     job_s.setdefault((name, fs), []).append((st["finish_time"] - st["start_time"]) / 1000)
+    if name == "maps":
+        map_ms.setdefault(fs, []).append(statistics.median(
+            a["finish"] - a["start"] for a in st["attempts"] if a["type"] == "MAP"))
     m = re.search(r"Throughput mb/sec: ([\d.]+)", (run / "client.log").read_text())
     if m:
         dfsio.setdefault((name, fs), []).append(float(m.group(1)))
 dd = {}  # (fs, mode) -> per-round mean MB/s of the three streams
-for line in (root / "dd").read_text().splitlines():
+for line in ((root / "dd").read_text().splitlines() if (root / "dd").exists() else []):
     fs, mode, *rates = line.split()
     dd.setdefault((fs, mode), []).append(statistics.mean(map(float, rates)))
 med = statistics.median
 with open(out, "w") as f:
     f.write("# HAM on a network file system (GlusterFS, strict profile) against a local directory\n\n")
-    f.write(f"Command: `bash bench/netfs-trial.sh {rounds}` ({datetime.datetime.now():%Y-%m-%d %H:%M} UTC);"
+    f.write(f"Command: `{sys.argv[4]}` ({datetime.datetime.now():%Y-%m-%d %H:%M} UTC);"
             " one run, 3 nodes on the 2-core machine, both roots in every round, the order flipped"
-            " every round; wordcount and terasort outputs identical between the roots in every round.\n\n")
+            " every round; the outputs of wordcount, terasort and the many-map wordcount (`maps`)"
+            " identical between the roots in every round.\n\n")
     f.write("| job | local dir: median job s | network fs: median job s | network/local, median of"
             " the rounds' ratios |\n|---|---|---|---|\n")
-    for name in ("wordcount", "teragen", "terasort", "dfsiowrite", "dfsioread"):
+    for name in ("wordcount", "teragen", "terasort", "maps", "dfsiowrite", "dfsioread"):
+        if (name, "local") not in job_s:
+            continue
         a, b = job_s[(name, "local")], job_s[(name, "net")]
         f.write(f"| {name} | {med(a):.2f} | {med(b):.2f} | {med([y / x for x, y in zip(a, b)]):.2f} |\n")
+    if map_ms:
+        a, b = map_ms["local"], map_ms["net"]
+        f.write(f"| maps: median map attempt, ms | {med(a):.0f} | {med(b):.0f} |"
+                f" {med([y / x for x, y in zip(a, b)]):.2f} |\n")
+    if not dd:
+        f.close()
+        print(open(out).read())
+        sys.exit(0)
     f.write("\nTestDFSIO (3 files of 64 MB, one map a node) on the network file system against `dd`"
             " through the same mount, one 64 MB stream per node at once; MB/s per stream, medians of"
             " the rounds. (No such limit for the local directory: TestDFSIO's writes end in its page"

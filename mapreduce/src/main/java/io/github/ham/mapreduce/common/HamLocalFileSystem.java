@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -26,6 +27,9 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.util.Progressable;
+import org.apache.hadoop.util.Shell;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * HAM's file:// (fs.file.impl in the core-site.xml ham renders, and a runner's tasks' when
@@ -61,6 +65,9 @@ public class HamLocalFileSystem extends LocalFileSystem {
   /** RawLocalFileSystem with an in-process chmod and the buffers above. */
   static final class JavaPermissionsRawLocalFileSystem extends RawLocalFileSystem {
     static final int SEGMENT_READ_BUFFER = 4096;
+    /** How long a directory another node made may take to show here (a stale name cache). */
+    static final long STALE_NAME_WAIT_MS = 5_000;
+    private static final Logger LOG = LoggerFactory.getLogger(HamLocalFileSystem.class);
     /** Whether the JDK reads a file's mode, owner and group in one call ("unix" view). */
     static final boolean UNIX_VIEW =
         FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
@@ -152,6 +159,58 @@ public class HamLocalFileSystem extends LocalFileSystem {
     @Override
     public boolean mkdirs(Path f, FsPermission permission) throws IOException {
       return f != null && pathToFile(f).isDirectory() || super.mkdirs(f, permission);
+    }
+
+    /**
+     * One directory, as Hadoop makes it (mkdir, then the permission asked for, or 0777, under
+     * the umask), except when the file system's server says the name exists while this node's
+     * client says it does not: a name cache that has not seen another node's mkdir yet (a
+     * negative entry, ~1 s on GlusterFS's defaults, up to a minute on NFS without
+     * lookupcache=none). Several tasks make their committer's {@code _temporary} directory at
+     * once, and each of them had looked it up missing moments before (needsTaskCommit): Hadoop's
+     * mkdirs then fails ("Mkdirs failed to create"). Here it waits up to
+     * {@link #STALE_NAME_WAIT_MS} for the name to show, so the caller sees the directory.
+     */
+    @Override
+    protected boolean mkOneDirWithMode(Path p, File p2f, FsPermission permission)
+        throws IOException {
+      if (Shell.WINDOWS) {
+        return super.mkOneDirWithMode(p, p2f, permission);
+      }
+      FsPermission masked = (permission == null ? FsPermission.getDirDefault() : permission)
+          .applyUMask(FsPermission.getUMask(getConf()));
+      try {
+        Files.createDirectory(p2f.toPath());
+      } catch (FileAlreadyExistsException e) {
+        awaitName(p2f);
+        return false;  // not made here: the caller looks for the directory (as after mkdir)
+      } catch (IOException e) {
+        return false;  // as File.mkdir: the caller decides
+      }
+      setPermission(p, masked);
+      return true;
+    }
+
+    /** Waits until a name the server says exists shows here (or the wait ends). */
+    private static void awaitName(File dir) throws IOException {
+      if (dir.exists()) {
+        return;  // seen (a directory, or a file: the caller's to say)
+      }
+      long start = System.currentTimeMillis();
+      long pause = 20;
+      try {
+        while (!dir.exists() && System.currentTimeMillis() - start < STALE_NAME_WAIT_MS) {
+          Thread.sleep(pause);
+          pause = Math.min(pause * 2, 500);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for " + dir);
+      }
+      LOG.warn("{}: mkdir says it exists, this node's file system client said it did not; {} "
+          + "after {} ms (a name cache that outlives other nodes' changes: see the mount "
+          + "options in HAM's admin guide)", dir, dir.exists() ? "seen" : "still not seen",
+          System.currentTimeMillis() - start);
     }
 
     @Override

@@ -133,6 +133,22 @@ class HamLocalFileSystemTest {
     assertTrue(raw.mkdirs(deep));
     assertEquals("rwx------",
         PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("a/b/c"))));
+    // Made with 0777 under the umask, as Hadoop's, parents too.
+    Configuration masked = new Configuration(false);
+    masked.set("fs.permissions.umask-mode", "027");
+    RawLocalFileSystem hadoop = new RawLocalFileSystem();
+    hadoop.initialize(new File("/").toURI(), masked);
+    HamLocalFileSystem ours = new HamLocalFileSystem();
+    ours.initialize(new File("/").toURI(), masked);
+    assertTrue(hadoop.mkdirs(new org.apache.hadoop.fs.Path(dir.resolve("h/x").toUri())));
+    assertTrue(ours.getRawFileSystem().mkdirs(
+        new org.apache.hadoop.fs.Path(dir.resolve("o/x").toUri())));
+    for (String d : new String[] {"", "/x"}) {
+      assertEquals(Files.getPosixFilePermissions(dir.resolve("h" + d)),
+          Files.getPosixFilePermissions(dir.resolve("o" + d)), d);
+    }
+    assertEquals("rwxr-x---",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("o/x"))));
     Files.writeString(dir.resolve("f"), "x");
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("f").toUri());
     assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class, () -> raw.mkdirs(file));
