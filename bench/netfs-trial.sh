@@ -141,8 +141,8 @@ with open(out, "w") as f:
     f.write("# HAM on a network file system (GlusterFS, strict profile) against a local directory\n\n")
     f.write(f"Command: `{sys.argv[4]}` ({datetime.datetime.now():%Y-%m-%d %H:%M} UTC);"
             " one run, 3 nodes on the 2-core machine, both roots in every round, the order flipped"
-            " every round; the outputs of wordcount, terasort and the many-map wordcount (`maps`)"
-            " identical between the roots in every round.\n\n")
+            " every round; the outputs of each job run (wordcount, terasort, the many-map wordcount"
+            " `maps`) identical between the roots in every round.\n\n")
     f.write("| job | local dir: median job s | network fs: median job s | network/local, median of"
             " the rounds' ratios |\n|---|---|---|---|\n")
     for name in ("wordcount", "teragen", "terasort", "maps", "dfsiowrite", "dfsioread"):
