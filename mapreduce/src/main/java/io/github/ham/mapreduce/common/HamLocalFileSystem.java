@@ -8,7 +8,8 @@ import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.Paths;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.UserPrincipal;
@@ -101,7 +102,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
       BasicFileAttributes a;
       try {
         a = Files.readAttributes(file.toPath(), BasicFileAttributes.class);
-      } catch (IOException e) {
+      } catch (IOException | InvalidPathException e) {
+        // (InvalidPathException: a name the JVM's file name encoding cannot express)
         throw new FileNotFoundException("File " + f + " does not exist");
       }
       return new LocalStatus(a, blockSize, qualified(f, file));
@@ -114,8 +116,11 @@ public class HamLocalFileSystem extends LocalFileSystem {
      */
     private Path qualified(Path f, File file) {
       URI u = f.toUri();
-      if ("file".equals(u.getScheme()) && u.getAuthority() == null && f.isUriPathAbsolute()
-          && u.getPath().equals(file.getPath())) {
+      // Only the form Hadoop's own qualification gives: no fragment (a cache file's #name), no
+      // query, nothing escaped (raw path = decoded path = the file's path).
+      if ("file".equals(u.getScheme()) && u.getAuthority() == null && u.getFragment() == null
+          && u.getQuery() == null && f.isUriPathAbsolute()
+          && file.getPath().equals(u.getRawPath())) {
         return f;
       }
       return new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory());
@@ -182,24 +187,29 @@ public class HamLocalFileSystem extends LocalFileSystem {
       try {
         Files.createDirectory(p2f.toPath());
       } catch (FileAlreadyExistsException e) {
-        awaitName(p2f);
+        awaitName(p2f.toPath());
         return false;  // not made here: the caller looks for the directory (as after mkdir)
-      } catch (IOException e) {
+      } catch (IOException | InvalidPathException e) {
         return false;  // as File.mkdir: the caller decides
       }
       setPermission(p, masked);
       return true;
     }
 
-    /** Waits until a name the server says exists shows here (or the wait ends). */
-    private static void awaitName(File dir) throws IOException {
-      if (dir.exists()) {
-        return;  // seen (a directory, or a file: the caller's to say)
+    /**
+     * Waits until a name the server says exists shows here (or the wait ends). Only when this
+     * node's client has no entry at all for it (lstat: no such file): a dangling symlink, a loop
+     * or an unsearchable directory is there already, and the caller fails at once, as Hadoop's.
+     */
+    private static void awaitName(java.nio.file.Path dir) throws IOException {
+      if (!Files.notExists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return;
       }
       long start = System.currentTimeMillis();
       long pause = 20;
       try {
-        while (!dir.exists() && System.currentTimeMillis() - start < STALE_NAME_WAIT_MS) {
+        while (Files.notExists(dir, LinkOption.NOFOLLOW_LINKS)
+            && System.currentTimeMillis() - start < STALE_NAME_WAIT_MS) {
           Thread.sleep(pause);
           pause = Math.min(pause * 2, 500);
         }
@@ -209,7 +219,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
       }
       LOG.warn("{}: mkdir says it exists, this node's file system client said it did not; {} "
           + "after {} ms (a name cache that outlives other nodes' changes: see the mount "
-          + "options in HAM's admin guide)", dir, dir.exists() ? "seen" : "still not seen",
+          + "options in HAM's admin guide)", dir,
+          Files.notExists(dir, LinkOption.NOFOLLOW_LINKS) ? "still not seen" : "seen",
           System.currentTimeMillis() - start);
     }
 
@@ -266,13 +277,15 @@ public class HamLocalFileSystem extends LocalFileSystem {
       }
       loaded = true;
       try {
-        Map<String, Object> m = Files.readAttributes(Paths.get(getPath().toUri()),
+        // As Hadoop names the file (File(URI) decodes the path; Paths.get(URI) would read a
+        // raw non-ASCII character as one byte).
+        Map<String, Object> m = Files.readAttributes(new File(getPath().toUri()).toPath(),
             "unix:mode,owner,group");
         // The sticky bit with the rwx bits, as FsPermission.valueOf reads them from ls -ld.
         setPermission(new FsPermission((short) ((Integer) m.get("mode") & 01777)));
         setOwner(((UserPrincipal) m.get("owner")).getName());
         setGroup(((GroupPrincipal) m.get("group")).getName());
-      } catch (IOException e) {
+      } catch (IOException | InvalidPathException e) {
         loaded = false;
         throw new IllegalStateException("Cannot read the permissions of " + getPath() + ": "
             + e, e);

@@ -84,16 +84,24 @@ class HamLocalFileSystemTest {
     Files.setAttribute(dir.resolve("sticky"), "unix:mode", 01777);
     Files.createSymbolicLink(dir.resolve("link"), dir.resolve("file"));
     Files.createDirectory(dir.resolve("with space %"));
-    for (String name : new String[] {"file", "sticky", "link", "", "with space %"}) {
-      // As a file: URI, as a path without scheme, and unnormalized.
+    Files.writeString(dir.resolve("\u00e9\u4e2d"), "non-ASCII");
+    for (String name : new String[] {"file", "sticky", "link", "", "with space %",
+        "\u00e9\u4e2d"}) {
+      // As a file: URI (escaped by java.nio), as a path without scheme, qualified by Hadoop,
+      // unnormalized, and with a fragment (a cache file's #name).
+      org.apache.hadoop.fs.Path plain = new org.apache.hadoop.fs.Path(dir.resolve(name).toString());
       for (org.apache.hadoop.fs.Path p : List.of(
-          new org.apache.hadoop.fs.Path(dir.resolve(name).toUri()),
-          new org.apache.hadoop.fs.Path(dir.resolve(name).toString()),
-          new org.apache.hadoop.fs.Path(dir + "//" + name + "/"))) {
+          new org.apache.hadoop.fs.Path(dir.resolve(name).toUri()), plain,
+          plain.makeQualified(hadoop.getUri(), hadoop.getWorkingDirectory()),
+          new org.apache.hadoop.fs.Path(dir + "//" + name + "/"),
+          new org.apache.hadoop.fs.Path(java.net.URI.create(
+              dir.resolve(name).toUri() + "#alias")))) {
         FileStatus ours = ham.getRawFileSystem().getFileStatus(p);
+        FileStatus theirs = hadoop.getFileStatus(p);
         assertTrue(ours instanceof HamLocalFileSystem.LocalStatus, name);
-        assertEquals(fields(hadoop.getFileStatus(p)), fields(ours), p.toString());
-        assertEquals(fields(hadoop.getFileStatus(p)), fields(ham.getFileStatus(p)), p.toString());
+        assertEquals(theirs.getPath(), ours.getPath(), p.toString());
+        assertEquals(fields(theirs), fields(ours), p.toString());
+        assertEquals(fields(theirs), fields(ham.getFileStatus(p)), p.toString());
       }
     }
     assertTrue(ham.getFileStatus(new org.apache.hadoop.fs.Path(dir.resolve("sticky").toUri()))
@@ -152,6 +160,14 @@ class HamLocalFileSystemTest {
     Files.writeString(dir.resolve("f"), "x");
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("f").toUri());
     assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class, () -> raw.mkdirs(file));
+    // A dangling symlink at the name: false at once, as Hadoop's (no wait for a stale cache).
+    Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("nowhere"));
+    org.apache.hadoop.fs.Path dangling =
+        new org.apache.hadoop.fs.Path(dir.resolve("dangling").toUri());
+    long start = System.nanoTime();
+    assertEquals(hadoop.mkdirs(dangling), raw.mkdirs(dangling));
+    assertTrue(System.nanoTime() - start < HamLocalFileSystem.JavaPermissionsRawLocalFileSystem
+        .STALE_NAME_WAIT_MS * 1_000_000L / 2, "waited for a name that is there");
     assertThrows(org.apache.hadoop.fs.ParentNotDirectoryException.class,
         () -> raw.mkdirs(new org.apache.hadoop.fs.Path(file, "x")));
   }

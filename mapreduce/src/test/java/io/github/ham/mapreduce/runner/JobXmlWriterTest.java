@@ -117,6 +117,17 @@ class JobXmlWriterTest {
   }
 
   @Test
+  void aConfigurationWithoutDeprecatedKeysParsesAlike() throws Exception {
+    JobConf conf = job();
+    conf.unset("mapred.task.id");
+    conf.unset("mapreduce.task.attempt.id");
+    for (java.util.Map.Entry<String, String> e : conf) {
+      assertTrue(!Configuration.isDeprecated(e.getKey()), e.getKey());
+    }
+    assertParsesAlike(conf, new JobXmlWriter());
+  }
+
+  @Test
   void aReusedWriterRendersChangedPropertiesAgain() throws Exception {
     JobXmlWriter writer = new JobXmlWriter();
     JobConf first = job();
