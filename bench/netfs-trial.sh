@@ -154,19 +154,16 @@ with open(out, "w") as f:
         a, b = map_ms["local"], map_ms["net"]
         f.write(f"| maps: median map attempt, ms | {med(a):.0f} | {med(b):.0f} |"
                 f" {med([y / x for x, y in zip(a, b)]):.2f} |\n")
-    if not dd:
-        f.close()
-        print(open(out).read())
-        sys.exit(0)
-    f.write("\nTestDFSIO (3 files of 64 MB, one map a node) on the network file system against `dd`"
-            " through the same mount, one 64 MB stream per node at once; MB/s per stream, medians of"
-            " the rounds. (No such limit for the local directory: TestDFSIO's writes end in its page"
-            " cache, which a `dd` that syncs cannot match and one that does not measures memory.)\n\n")
-    f.write("| | TestDFSIO | dd buffered (+fsync) | dd O_DIRECT | limit (the better dd) |"
-            " TestDFSIO / limit |\n|---|---|---|---|---|---|\n")
-    for op, name in (("write", "dfsiowrite"), ("read", "dfsioread")):
-        t = med(dfsio[(name, "net")])
-        b, o = med(dd[("net", op)]), med(dd[("net", op + "-direct")])
-        f.write(f"| {op} | {t:.1f} | {b:.1f} | {o:.1f} | {max(b, o):.1f} | {t / max(b, o):.2f} |\n")
+    if dd:  # the TestDFSIO section, when dfsio ran
+        f.write("\nTestDFSIO (3 files of 64 MB, one map a node) on the network file system against `dd`"
+                " through the same mount, one 64 MB stream per node at once; MB/s per stream, medians of"
+                " the rounds. (No such limit for the local directory: TestDFSIO's writes end in its page"
+                " cache, which a `dd` that syncs cannot match and one that does not measures memory.)\n\n")
+        f.write("| | TestDFSIO | dd buffered (+fsync) | dd O_DIRECT | limit (the better dd) |"
+                " TestDFSIO / limit |\n|---|---|---|---|---|---|\n")
+        for op, name in (("write", "dfsiowrite"), ("read", "dfsioread")):
+            t = med(dfsio[(name, "net")])
+            b, o = med(dd[("net", op)]), med(dd[("net", op + "-direct")])
+            f.write(f"| {op} | {t:.1f} | {b:.1f} | {o:.1f} | {max(b, o):.1f} | {t / max(b, o):.2f} |\n")
 print(open(out).read())
 PY

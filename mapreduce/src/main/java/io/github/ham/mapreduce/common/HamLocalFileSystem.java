@@ -89,7 +89,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * lastModified, access time. On a network file system each is a round trip to the server,
      * for every open (RawLocalFileSystem.open asks for the status first), every entry of a
      * listing and every map output a reduce checks: on the test cluster's GlusterFS a one-line
-     * map spent most of its 0.4 s in these (bench/README.md, "Per-map cost of a warm runner").
+     * map spent most of its 0.4 s in these (bench/README.md, "Metadata calls per task on the
+     * network file system").
      * Same fields, same FileNotFoundException when the file cannot be stat'ed (File.exists is
      * false for any error); owner, group and permission read when first asked for, as there.
      */
