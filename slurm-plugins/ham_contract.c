@@ -18,6 +18,7 @@ int main(void)
     list("SESSION_INTERMEDIATE", HAM_SESSION_INTERMEDIATE, ",");
     printf("  \"JOBS\": \"%s\",\n", HAM_JOBS_DIR);
     printf("  \"RESUMABLE\": \"%s\",\n", HAM_RESUMABLE);
+    printf("  \"LOCAL_PREFIX\": \"%s\",\n", HAM_LOCAL_PREFIX);
     list("JOB_INTERMEDIATE", HAM_JOB_INTERMEDIATE, "");
     printf("}\n");
     return 0;

@@ -16,6 +16,7 @@ const char *const HAM_SESSION_INTERMEDIATE[] = {"staging", "tmp", "local", NULL}
 const char HAM_JOBS_DIR[] = "jobs";
 const char *const HAM_JOB_INTERMEDIATE[] = {"intermediate", "work", NULL};
 const char HAM_RESUMABLE[] = "resumable";
+const char HAM_LOCAL_PREFIX[] = "ham-";
 
 int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
 {
@@ -219,4 +220,26 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
     }
     closedir(d);
     return rc == 0 ? cleaned : -1;
+}
+
+int ham_remove_local(const char *local, const char *user, unsigned jobid)
+{
+    char top[4096], path[4096];
+    if (local[0] != '/' || user[0] == '\0' || strchr(user, '/') || strcmp(user, "..") == 0 ||
+        strcmp(user, ".") == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    int n = snprintf(top, sizeof(top), "%s/%s%s", local, HAM_LOCAL_PREFIX, user);
+    if (n < 0 || (size_t)n >= sizeof(top) ||
+        snprintf(path, sizeof(path), "%s/%u", top, jobid) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (remove_tree(top, path) != 0)
+        return -1;
+    return 1;
 }

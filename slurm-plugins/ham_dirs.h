@@ -14,6 +14,9 @@ extern const char *const HAM_SESSION_INTERMEDIATE[]; /* <jobdir>/{staging,tmp,lo
 extern const char HAM_JOBS_DIR[];                    /* <jobdir>/jobs/<hadoop job id>/ */
 extern const char *const HAM_JOB_INTERMEDIATE[];     /* ... /{intermediate,work} */
 extern const char HAM_RESUMABLE[];                   /* ... /resumable: keep the session */
+/* <local>/<prefix><user>/<jobid>: the task runners' node-local working directories
+ * (launcher/ham/contract.py RUNNER_LOCAL_PREFIX, Java common.jobfiles.RunnerWorkDirs). */
+extern const char HAM_LOCAL_PREFIX[];
 
 /* Write "<root>/<user>/<jobid>" into buf (size len). Returns 0, or -1 with errno=ENAMETOOLONG
  * when it does not fit, or errno=EINVAL when root is not absolute or user contains '/'. */
@@ -31,5 +34,11 @@ int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t
  * refuses any path that is not under root. Returns the number of directories trees removed,
  * or -1 with errno set on the first failure. */
 int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);
+
+/* Remove <local>/ham-<user>/<jobid>, the node-local working directories a job's task runners
+ * left (each removes its own when it exits; not one that was killed). Never follows symlinks
+ * (a link in place of that directory is refused with ENOTDIR), never leaves its file system.
+ * Returns 1 when it removed the directory, 0 when there was none, or -1 with errno set. */
+int ham_remove_local(const char *local, const char *user, unsigned jobid);
 
 #endif

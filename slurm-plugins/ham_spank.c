@@ -2,10 +2,13 @@
  *
  *   job prolog   creates <root>/<user>/<jobid> (0700, owned by the job's user);
  *   task init    exports HAM_JOB_DIR into the job's environment;
- *   job epilog   removes the job's intermediate data even if every HAM process was SIGKILLed.
+ *   job epilog   removes the job's intermediate data even if every HAM process was SIGKILLed;
+ *                and, for every job (--ham or not), the task runners' node-local working
+ *                directories <local>/ham-<user>/<jobid> that a killed runner left.
  *
- * plugstack.conf:   required /path/ham_spank.so root=/lustre/ham
- * (root= is the shared root used when --ham is given without a value). A job that names another
+ * plugstack.conf:   required /path/ham_spank.so root=/lustre/ham [local=/tmp]
+ * (root= is the shared root used when --ham is given without a value; local= the nodes'
+ * runner_local_dir, /tmp unless given). A job that names another
  * directory (--ham=DIR) gets it worked on with its user's identity, not root's (user_root). The
  * directory logic is in ham_dirs.c. */
 #define _GNU_SOURCE
@@ -29,6 +32,7 @@ SPANK_PLUGIN(ham, 1);
 #define OPT_HAM 1
 
 static char default_root[4096] = "";
+static char local_dir[4096] = "/tmp";
 static char chosen_root[4096] = "";
 static int ham_requested = 0;
 
@@ -73,13 +77,17 @@ static int opt_cb(int val, const char *optarg, int remote)
 static int parse_args(int ac, char **av)
 {
     default_root[0] = '\0';
+    strcpy(local_dir, "/tmp");
     for (int i = 0; i < ac; i++) {
         if (strncmp(av[i], "root=", 5) == 0 && av[i][5] == '/' &&
             strlen(av[i] + 5) < sizeof(default_root)) {
             strcpy(default_root, av[i] + 5);
+        } else if (strncmp(av[i], "local=", 6) == 0 && av[i][6] == '/' &&
+                   strlen(av[i] + 6) < sizeof(local_dir)) {
+            strcpy(local_dir, av[i] + 6);
         } else {
-            slurm_error("ham: unknown or bad plugstack argument '%s' (valid: root=/absolute/dir)",
-                        av[i]);
+            slurm_error("ham: unknown or bad plugstack argument '%s' (valid: root=/absolute/dir, "
+                        "local=/absolute/dir)", av[i]);
             return ESPANK_BAD_ARG;
         }
     }
@@ -263,10 +271,37 @@ int slurm_spank_user_init(spank_t sp, int ac, char **av)
     return ESPANK_SUCCESS;
 }
 
+static int clean_local(const struct job_ctx *c)
+{
+    return ham_remove_local(local_dir, c->user, c->jobid) < 0 ? -1 : 0;
+}
+
+/* The runners' node-local directories of any job (ham.runner.local.dir does not need --ham):
+ * as the job's user, in a directory of the user's; only when there is one (a stat, not a
+ * fork, for the jobs that ran no runner here). A failure is logged, not returned: it must not
+ * drain the node. */
+static void epilog_local(spank_t sp)
+{
+    struct job_ctx c;
+    if (job_identity(sp, &c.jobid, &c.uid, &c.gid, c.user, sizeof(c.user)) != 0)
+        return;
+    char path[8192];
+    struct stat st;
+    if (snprintf(path, sizeof(path), "%s/%s%s/%u", local_dir, HAM_LOCAL_PREFIX, c.user,
+                 c.jobid) >= (int)sizeof(path) || lstat(path, &st) != 0)
+        return;
+    if (as_user(&c, clean_local) != 0)
+        slurm_error("ham: removing the task runners' directory %s of job %u: %s", path, c.jobid,
+                    strerror(errno));
+}
+
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
 {
     struct job_ctx c;
     int rc;
+    if (parse_args(ac, av) != ESPANK_SUCCESS)
+        return ESPANK_BAD_ARG;
+    epilog_local(sp);
     if (!load_ctx(sp, ac, av, &c, &rc))
         return rc;
     if (act(&c, clean) != 0) {

@@ -210,6 +210,29 @@ int main(int argc, char **argv)
     CHECK(ham_remove_intermediate(root, "u", 9) == 2);
     snprintf(p, sizeof(p), "%s/u/9/jobs/job_2/intermediate", root); CHECK(!exists(p));
 
+    /* remove_local: <local>/ham-<user>/<jobid> goes whole (links removed, not followed); other
+     * jobs' directories stay; none is 0; a link in its place is refused */
+    mkdirs(root, "node/ham-u/31/job_1_0001.abcd/g1-p0/sub");
+    mkdirs(root, "node/ham-u/32/job_1_0001.abcd/g1-p0");
+    snprintf(p, sizeof(p), "%s/node/ham-u/31/job_1_0001.abcd/g1-p0/job.xml", root); touch(p);
+    snprintf(p, sizeof(p), "%s/node/ham-u/31/job_1_0001.abcd/g1-p0/cache", root);
+    CHECK(symlink(outside, p) == 0);
+    snprintf(p, sizeof(p), "%s/node", root);
+    CHECK(ham_remove_local(p, "u", 31) == 1);
+    snprintf(p, sizeof(p), "%s/node/ham-u/31", root); CHECK(!exists(p));
+    snprintf(p, sizeof(p), "%s/node/ham-u/32/job_1_0001.abcd/g1-p0", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/elsewhere/precious", root); CHECK(exists(p));
+    snprintf(p, sizeof(p), "%s/node", root);
+    CHECK(ham_remove_local(p, "u", 31) == 0);
+    CHECK(ham_remove_local(p, "nobody-here", 31) == 0);
+    CHECK(ham_remove_local("rel", "u", 31) == -1 && errno == EINVAL);
+    CHECK(ham_remove_local(p, "../x", 31) == -1 && errno == EINVAL);
+    snprintf(p, sizeof(p), "%s/node/ham-u/33", root);
+    CHECK(symlink(outside, p) == 0);
+    snprintf(p, sizeof(p), "%s/node", root);
+    CHECK(ham_remove_local(p, "u", 33) == -1 && errno == ENOTDIR);
+    snprintf(p, sizeof(p), "%s/elsewhere/precious", root); CHECK(exists(p));
+
     if (argc > 1)
         check_vectors(root, argv[1]);
 

@@ -21,6 +21,7 @@ RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"
 RUNNERS_PER_NODE = "ham.runners.per.node"
 RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms"  # warm runners across a session's jobs; 0: off
+RUNNER_LOCAL_DIR = "ham.runner.local.dir"  # node-local working directories; empty: shared
 SRUN = "ham.srun"
 # lustre:// and stripe layouts (rendered into core-site.xml / mapred-site.xml)
 LUSTRE_ROOT = "fs.root.dir"  # HAL's key
@@ -33,6 +34,7 @@ DEFAULTS = {
     RUNNER_JAVA_OPTS: "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1",
     RUNNERS_PER_NODE: "0",
     RUNNER_WARM_IDLE_MS: "10000",
+    RUNNER_LOCAL_DIR: "/tmp",
     SRUN: "srun",
     LUSTRE_MAP_OUTPUT_STRIPE: "1:1M",
 }
@@ -74,6 +76,9 @@ LOCAL = "local"
 RECORD = "ham.json"
 DRIVER_LOG = "driver.log"
 SESSION_INTERMEDIATE = (STAGING, TMP, LOCAL)  # removed after the job unless retention = all
+# Node-local working directories of the runners: <runner_local_dir>/<prefix><user>/<Slurm job>
+# (Java: common.jobfiles.RunnerWorkDirs; the SPANK epilog removes them: ham_dirs.c).
+RUNNER_LOCAL_PREFIX = "ham-"
 # Parked runners (warm runners), in the session's tmp/: `ham run`'s end stops them
 # (launcher/ham/warm.py; Java: common.protocol.WarmClaims)
 WARM_DIR = "tmp/ham-warm"

@@ -62,6 +62,23 @@ def _parse_job_root(v: Any) -> str:
     return v
 
 
+def _parse_local_dir(v: Any) -> str:
+    """runner_local_dir: a directory every node has (the runners' working directories), or
+    'none' for the job's directory on the shared file system (a word, not an empty value:
+    Hadoop reads an empty XML value as unset, which is the default); job.xml and the cache's
+    links are named by their path there, so the same characters as shared_root are refused."""
+    v = _parse_path(v)
+    if v == "none":
+        return v
+    if not v.startswith("/"):
+        raise ValueError("expected an absolute directory that every node has (such as /tmp), "
+                         "or none for the job's directory on the shared file system")
+    if re.search(r"[\s%:]", v) or not v.isascii():
+        raise ValueError("Hadoop cannot name a task's files under a path with spaces, '%', ':' "
+                         "or non-ASCII characters: choose a directory without them")
+    return v
+
+
 def _parse_bool(v: Any) -> bool:
     """A TOML boolean, or true/false in any case (HAM_<KEY> variables are strings)."""
     if isinstance(v, bool):
@@ -179,6 +196,14 @@ SCHEMA: tuple[Setting, ...] = (
             "a later job of the same session that would start the same runners takes them "
             "instead of a new srun step (ham.runner.warm.idle.ms, which a job's -D overrides); "
             "0 = off."),
+    Setting("runner_local_dir", contract.DEFAULTS[contract.RUNNER_LOCAL_DIR], _parse_local_dir,
+            "Node-local directory under which each task runner works (<dir>/ham-<user>/<Slurm "
+            "job id>/...: the task's job.xml, rewritten for every task, the distributed "
+            "cache's links, and whatever a task writes to its current directory), as YARN's "
+            "container directories are node-local; a runner removes its own when it exits, "
+            "and the SPANK plugin's epilog what a killed one left (ham.runner.local.dir, which "
+            "a job's -D overrides). 'none': the job's directory on the shared file system "
+            "(nodes without local storage; also what ham.keep.intermediate uses)."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
             "HAM's JVM options of the task runners, before each job's own "
             "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "

@@ -1,6 +1,7 @@
 """The SPANK plugin on the test cluster (loaded by tests/cluster-up.sh with its root on the
 shared root): the prolog makes the job directory, the job sees HAM_JOB_DIR,
-the epilog removes intermediate data even when every process of the job was SIGKILLed."""
+the epilog removes intermediate data and the runners' node-local directories even when every
+process of the job was SIGKILLed."""
 
 from __future__ import annotations
 
@@ -91,7 +92,9 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
             output = (d / "job.out").read_text()[-3000:] if (d / "job.out").exists() else ""
             raise AssertionError(f"{e}\n{queue.stdout}\n{output}") from None
         assert list((job_dir / "staging").rglob("job.xml"))
-        assert list(job_dir.glob("jobs/*/work/*"))
+        # The runners work on their nodes (runner_local_dir): SIGKILLed, they cannot remove it.
+        node_local = Path(f"/tmp/ham-{getpass.getuser()}") / job_id
+        assert list(node_local.glob("job_*/g*-p*/job.xml"))
         subprocess.run(["scancel", "--full", "--signal=KILL", job_id], env=cluster, check=True)
         wait_finished(job_id, 120)
     finally:
@@ -99,6 +102,7 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
     wait_for(lambda: not (job_dir / "staging").exists(), 30, "the epilog")
     for leftover in ("staging", "tmp", "local"):
         assert not (job_dir / leftover).exists(), leftover
+    wait_for(lambda: not node_local.exists(), 30, "the epilog on the nodes")
     assert not list(job_dir.glob("jobs/*/intermediate")) and not list(job_dir.glob("jobs/*/work"))
     # What the user needs afterwards stays: the configuration, the logs and the status record.
     assert (job_dir / "conf" / "mapred-site.xml").exists()

@@ -41,7 +41,7 @@ def python_constants(names: list[str]) -> dict[str, object]:
 def test_configuration_keys_the_launcher_renders_are_the_runtimes(java):
     rendered = ["JOB_DIR", "DRIVER_HOST", "DRIVER_BIND_HOST", "NETWORK", "RUNNER_JAVA",
                 "RUNNER_CLASSPATH", "RUNNER_JAVA_OPTS", "RUNNERS_PER_NODE", "RUNNER_WARM_IDLE_MS",
-                "SRUN", "LUSTRE_ROOT",
+                "RUNNER_LOCAL_DIR", "SRUN", "LUSTRE_ROOT",
                 "LUSTRE_FILE_STRIPES", "LUSTRE_OUTPUT_STRIPE", "LUSTRE_MAP_OUTPUT_STRIPE"]
     assert python_constants(rendered) == {n: java["keys"][n] for n in rendered}
     assert contract.FRAMEWORK_NAME == java["values"]["FRAMEWORK_NAME"]
@@ -59,6 +59,7 @@ def test_defaults_shared_with_the_runtime(java):
         java["defaults"][contract.RUNNER_WARM_IDLE_MS]
     assert BY_KEY["map_output_stripe"].default == \
         java["defaults"][contract.LUSTRE_MAP_OUTPUT_STRIPE]
+    assert BY_KEY["runner_local_dir"].default == java["defaults"][contract.RUNNER_LOCAL_DIR]
 
 
 def test_client_jvm_property_the_launcher_sets(java):
@@ -92,6 +93,13 @@ def test_warm_runner_registry(java):
     names = ("DIR", "PARKED", "PARKED_CLOSED", "SUFFIX", "STOP")
     assert {n: getattr(contract, "WARM_" + n) for n in names} == {n: warm[n] for n in names}
     assert contract.WARM_DIR.split("/")[0] in contract.SESSION_INTERMEDIATE
+
+
+def test_runner_local_directories(java, c_plugin):
+    """The runners' node-local directories are named alike where they are made (the runtime)
+    and where a killed runner's are removed (the SPANK epilog)."""
+    assert contract.RUNNER_LOCAL_PREFIX == java["workdirs"]["LOCAL_PREFIX"] \
+        == c_plugin["LOCAL_PREFIX"]
 
 
 def test_resume_entry_point(java):

@@ -167,6 +167,21 @@ def test_shared_root_hadoop_cannot_use_is_refused(tmp_path, root, why):
         settings.load(env_for(tmp_path, HAM_SHARED_ROOT=root))
 
 
+@pytest.mark.parametrize("value,why", [("tmp", "expected an absolute directory"),
+                                       ("", "or none for the job's directory"),
+                                       ("/local disk", "spaces, '%', ':' or non-ASCII"),
+                                       ("/l\u00f6cal", "non-ASCII")])
+def test_runner_local_dir_must_be_absolute_and_hadoop_nameable(tmp_path, value, why):
+    """Every node resolves the runners' node-local directory alone: a relative one would be
+    relative to wherever srun started them. 'none' is the shared file system (an empty value
+    would reach Hadoop as unset, the default)."""
+    with pytest.raises(SettingsError, match=re.escape(why)):
+        settings.load(env_for(tmp_path, HAM_RUNNER_LOCAL_DIR=value))
+    assert settings.load(env_for(tmp_path, HAM_RUNNER_LOCAL_DIR="none"))["runner_local_dir"] == \
+        "none"
+    assert settings.load(env_for(tmp_path))["runner_local_dir"] == "/tmp"
+
+
 def test_settings_files_that_are_not_text_or_not_files(tmp_path):
     (tmp_path / "bytes.toml").write_bytes(b"\xff\xfe")
     with pytest.raises(SettingsError, match="bytes.toml: not valid TOML"):

@@ -16,6 +16,7 @@ import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.HamLocalFs;
 import io.github.ham.mapreduce.common.ids.AttemptKey;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.RunnerWorkDirs;
 import io.github.ham.mapreduce.common.protocol.WarmClaims;
 import io.github.ham.mapreduce.driver.report.StatusRecord;
 import io.github.ham.mapreduce.driver.schedule.AttemptIds;
@@ -78,6 +79,7 @@ public final class Contract {
     out.put("client", Map.of("CLIENT_UNJAR_PROPERTY", HamRunJar.UNJAR_PROPERTY));
     out.put("resume", Map.of("CLASS", ResumeJob.class.getName(), "CHANGED", ResumeJob.CHANGED));
     out.put("warm", constants(WarmClaims.class));
+    out.put("workdirs", constants(RunnerWorkDirs.class));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("JOB_FIELDS", StatusRecord.JOB_FIELDS);
     status.put("COUNT_FIELDS", StatusRecord.COUNT_FIELDS);

@@ -112,6 +112,17 @@ public final class HamConfig {
   public static final String RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms";
   public static final long DEFAULT_RUNNER_WARM_IDLE_MS = 10_000L;
   /**
+   * The directory on each node under which the runners make their working directories (the
+   * task's job.xml, the distributed cache's links, whatever a task writes to its current
+   * directory), as a NodeManager's container directories are node-local: the runner of a
+   * Slurm job uses &lt;dir&gt;/ham-&lt;user&gt;/&lt;Slurm job id&gt;/... and removes its own
+   * directory when it exits (the SPANK plugin's epilog what a killed runner left). "none": in
+   * the job's directory on the shared file system (nodes without local storage), as with
+   * ham.keep.intermediate or the local launcher.
+   */
+  public static final String RUNNER_LOCAL_DIR = "ham.runner.local.dir";
+  public static final String DEFAULT_RUNNER_LOCAL_DIR = "/tmp";
+  /**
    * A running attempt is not speculated before it has run this long (and twice the mean
    * duration of its type's finished tasks): short jobs are not worth a second attempt.
    */

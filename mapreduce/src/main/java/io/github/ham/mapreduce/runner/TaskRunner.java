@@ -11,6 +11,7 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
+import io.github.ham.mapreduce.common.jobfiles.RunnerWorkDirs;
 import io.github.ham.mapreduce.common.protocol.BadMapOutput;
 import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
@@ -119,6 +120,7 @@ public final class TaskRunner {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       exiting = true;
       ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+      RunnerWorkDirs.removeMine(System.getenv());
     }));
     int code = 0;
     try {

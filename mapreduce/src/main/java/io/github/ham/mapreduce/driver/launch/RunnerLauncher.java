@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.RunnerWorkDirs;
 import io.github.ham.mapreduce.common.protocol.WarmClaims;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform.Start;
 import io.github.ham.mapreduce.runner.TaskRunner;
@@ -41,8 +42,12 @@ public final class RunnerLauncher {
   private final int nodes;
   /** The session's warm runners (ham.runner.warm.idle.ms), or null. */
   private final WarmRunners warm;
-  /** Where the runners' working directories go: the job's work/, or the warm runners'. */
+  /** Where the runners' working directories go ({@link WorkRoot}). */
   private final File workRoot;
+  /** The user's private node-local directory (ham.runner.local.dir), or null: shared. */
+  private final File workTop;
+  /** Whether this job's runners park at its end and it claims parked ones. */
+  private final boolean warmOn;
   private final String driverHost;
   private final int port;
   private final String jobId;
@@ -78,7 +83,7 @@ public final class RunnerLauncher {
   }
 
   public RunnerLauncher(RunnerPlatform platform, Configuration conf, JobDirs dirs,
-      String driverHost, int port, String jobId, Map<String, String> env) {
+      String driverHost, int port, String jobId, Map<String, String> env) throws IOException {
     this.platform = platform;
     this.dirs = dirs;
     this.env = env;
@@ -87,18 +92,10 @@ public final class RunnerLauncher {
     this.driverHost = driverHost;
     this.port = port;
     this.jobId = jobId;
-    // A parked runner outlives its job's work/ (removed at the job's end): its working
-    // directory is the session's, removed with the session's intermediate data.
-    File root = dirs.work();
-    if (warm != null) {
-      try {
-        root = warm.workRoot(jobId);
-      } catch (IOException e) {
-        LOG.warn("Cannot make the warm runners' directory; the job's runners will not park: {}",
-            e.toString());
-      }
-    }
-    this.workRoot = root;
+    WorkRoot where = WorkRoot.of(platform, conf, dirs, warm, jobId);
+    this.warmOn = where.parks();
+    this.workTop = where.top();
+    this.workRoot = where.root();
     this.java = conf.getTrimmed(HamConfig.RUNNER_JAVA,
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     this.runnerMain = List.of(
@@ -181,7 +178,7 @@ public final class RunnerLauncher {
 
   /** Whether this job's runners park at its end and it claims parked ones. */
   private boolean warm() {
-    return warm != null && workRoot != dirs.work();
+    return warmOn;
   }
 
   /** The launch key of {@code spec}'s runners: what a parked runner must match. */
@@ -194,7 +191,9 @@ public final class RunnerLauncher {
   }
 
   private void createDirs() throws IOException {
-    Files.createDirectories(workRoot.toPath());
+    if (workTop == null) {
+      Files.createDirectories(workRoot.toPath());  // node-local ones: each runner's shell
+    }
     Files.createDirectories(dirs.logs().toPath());
   }
 
@@ -270,7 +269,10 @@ public final class RunnerLauncher {
     if (warm()) {
       pb.environment().putAll(warm.stepEnv(warmKey(spec)));
     }
-    pb.environment().put("HAM_WORK_ROOT", workRoot.getAbsolutePath());
+    pb.environment().put(RunnerWorkDirs.ENV_ROOT, workRoot.getAbsolutePath());
+    if (workTop != null) {
+      pb.environment().put(RunnerWorkDirs.ENV_TOP, workTop.getAbsolutePath());
+    }
     pb.environment().put("HAM_GEN", Integer.toString(generation));
     LOG.info("Starting task runner(s) (generation {}): {}", generation,
         String.join(" ", s.argv()));

@@ -23,6 +23,16 @@ public interface RunnerPlatform {
   /** Whether runners can start here (an allocation to start them in, or this machine). */
   boolean available();
 
+  /**
+   * The name under which runners make node-local working directories (ham.runner.local.dir):
+   * the allocation's, whose end removes them; null when this platform's runners work in the
+   * job's directory, which is what the local launcher does (its runners share the driver's
+   * machine and file systems, and it starts them in their directories itself).
+   */
+  default String localWorkScope() {
+    return null;
+  }
+
   /** The nodes, CPUs and memory the runners are fitted to. */
   Allocation allocation();
 

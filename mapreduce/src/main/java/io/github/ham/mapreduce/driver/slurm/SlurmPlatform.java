@@ -33,10 +33,24 @@ public final class SlurmPlatform implements RunnerPlatform {
    * JVM_PID its own pid (exec keeps the shell's), as YARN's container script exports it: the
    * tasks' process tree (Task.initialize) and so their CPU_MILLISECONDS, PHYSICAL_MEMORY_BYTES
    * and VIRTUAL_MEMORY_BYTES counters come from it, counted per task from the task's start.
+   * A node-local directory (HAM_WORK_TOP set, RunnerWorkDirs) is under the user's top one,
+   * made 0700 here and refused unless it is a directory of the user's: in /tmp anyone could
+   * have made that name first. The mkdir is tried twice: a runner of the node leaving at that
+   * moment removes the job's directory when it finds it empty.
    */
   static final String RUNNER_SHELL =
-      "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
-      + "mkdir -p \"$d\" && cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
+      "n=${SLURMD_NODENAME:-$(hostname)}; "
+      + "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
+      + "if [ -n \"$HAM_WORK_TOP\" ]; then "
+      + "mkdir -m 700 \"$HAM_WORK_TOP\" 2>/dev/null; "
+      + "if [ -L \"$HAM_WORK_TOP\" ] || [ ! -d \"$HAM_WORK_TOP\" ] || [ ! -O \"$HAM_WORK_TOP\" ]; "
+      + "then echo \"ham-runner: $HAM_WORK_TOP on $n is not a directory of this user's; remove "
+      + "it or set the runners' node-local directory elsewhere (setting runner_local_dir, "
+      + "ham.runner.local.dir)\" >&2; exit 1; fi; "
+      + "chmod 700 \"$HAM_WORK_TOP\"; fi; "
+      + "{ mkdir -p \"$d\" || mkdir -p \"$d\"; } || { echo \"ham-runner: cannot make its working "
+      + "directory $d on $n (setting runner_local_dir, ham.runner.local.dir)\" >&2; exit 1; }; "
+      + "cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
 
   private final Map<String, String> env = System.getenv();
   private final String srun;
@@ -52,6 +66,12 @@ public final class SlurmPlatform implements RunnerPlatform {
   @Override
   public boolean available() {
     return job != null;
+  }
+
+  /** The Slurm job: the SPANK plugin's epilog removes {@code <dir>/ham-<user>/<job>}. */
+  @Override
+  public String localWorkScope() {
+    return job;
   }
 
   /**

@@ -2,13 +2,21 @@ package io.github.ham.mapreduce.driver.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
+import io.github.ham.mapreduce.common.jobfiles.RunnerWorkDirs;
 import io.github.ham.mapreduce.driver.launch.RunnerPlatform.Start;
 
 import org.apache.hadoop.conf.Configuration;
@@ -50,5 +58,79 @@ class SlurmPlatformTest {
     SlurmPlatform slurm = new SlurmPlatform(new Configuration(false));
     assertEquals(2, slurm.exits("srun: error: node1: tasks 0-1: Killed", 0).size());
     assertEquals(0, slurm.exits("INFO runner started", 0).size());
+  }
+
+  /** The runner's shell run by /bin/sh, as srun runs it, with the command pwd: its output. */
+  private static String[] runnerShell(Map<String, String> env)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", SlurmPlatform.RUNNER_SHELL,
+        "ham-runner", "/bin/sh", "-c", "pwd; echo $JVM_PID $$");
+    pb.environment().remove(RunnerWorkDirs.ENV_TOP);
+    pb.environment().putAll(env);
+    pb.environment().put("HAM_GEN", "2");
+    pb.environment().put("SLURM_PROCID", "5");
+    pb.environment().put("SLURMD_NODENAME", "node7");
+    Process p = pb.redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new String[] {Integer.toString(p.waitFor()), out};
+  }
+
+  @Test
+  void runnerShellWorksInItsOwnDirectoryOnTheSharedFileSystem(@TempDir Path tmp) throws Exception {
+    String[] r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, tmp.resolve("work").toString()));
+    assertEquals("0", r[0], r[1]);
+    String[] lines = r[1].split("\n");
+    assertEquals(tmp.resolve("work/g2-p5").toString(), lines[0]);
+    String[] pids = lines[1].split(" ");
+    assertEquals(pids[0], pids[1], "JVM_PID is the exec'd process's own pid");
+  }
+
+  @Test
+  void runnerShellMakesTheUsersNodeLocalDirectoryPrivate(@TempDir Path tmp) throws Exception {
+    Path top = tmp.resolve("ham-someone");
+    Path root = top.resolve("123/job_1_0001.abcd");
+    String[] r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, root.toString(),
+        RunnerWorkDirs.ENV_TOP, top.toString()));
+    assertEquals("0", r[0], r[1]);
+    assertEquals(root.resolve("g2-p5").toString(), r[1].split("\n")[0]);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(top)));
+
+    // One made earlier with a wider mode (by the user): made private.
+    Files.setPosixFilePermissions(top, PosixFilePermissions.fromString("rwxr-xr-x"));
+    assertEquals("0", runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, root.toString(),
+        RunnerWorkDirs.ENV_TOP, top.toString()))[0]);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(top)));
+  }
+
+  @Test
+  void runnerShellRefusesATopDirectoryThatIsALinkOrSomeoneElses(@TempDir Path tmp)
+      throws Exception {
+    Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+    Path link = Files.createSymbolicLink(tmp.resolve("ham-link"), elsewhere);
+    String[] r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, link.resolve("1/j").toString(),
+        RunnerWorkDirs.ENV_TOP, link.toString()));
+    assertEquals("1", r[0], r[1]);
+    assertEquals("ham-runner: " + link + " on node7 is not a directory of this user's; remove it"
+        + " or set the runners' node-local directory elsewhere (setting runner_local_dir,"
+        + " ham.runner.local.dir)\n", r[1]);
+    try (var s = Files.list(elsewhere)) {
+      assertEquals(0, s.count(), "nothing made through the link");
+    }
+
+    // Someone else's: as root, a directory given to nobody; as a user, one of root's.
+    Path theirs = tmp.resolve("ham-theirs");
+    if (System.getProperty("user.name").equals("root")) {
+      Files.createDirectory(theirs);
+      UserPrincipal nobody = theirs.getFileSystem().getUserPrincipalLookupService()
+          .lookupPrincipalByName("nobody");
+      Files.setOwner(theirs, nobody);
+    } else {
+      theirs = Path.of("/");
+    }
+    r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, theirs.resolve("1/j").toString(),
+        RunnerWorkDirs.ENV_TOP, theirs.toString()));
+    assertEquals("1", r[0], r[1]);
+    assertTrue(r[1].contains("is not a directory of this user's"), r[1]);
+    assertTrue(Files.notExists(theirs.resolve("1")));
   }
 }
