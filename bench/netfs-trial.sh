@@ -3,14 +3,16 @@
 # TCP; docker/netfs.sh) against the same cluster with everything on a directory of this machine
 # (every node sees it through one kernel and one page cache), pairs alternated in one run; and
 # TestDFSIO on the network file system against `dd` through the same mount (issue 29, item 7).
-#   bash bench/netfs-trial.sh [ROUNDS [OUT [JOBS]]]  -> OUT/results.md (bench/results/netfs-trial)
+#   bash bench/netfs-trial.sh [ROUNDS [OUT [JOBS [ROOTS]]]]  -> OUT/results.md (results/netfs-trial)
 # Each round runs, once on each root, the order flipped every round: wordcount (64 MiB of the
 # bench's text in 4 files), terasort (500,000 rows of one teragen, 3 reduces), TestDFSIO
 # -write then -read (3 files of 64 MB: one map per node), and maps: wordcount over 300
 # one-line files (300 maps, 3 reduces; the per-task cost, mostly metadata calls). JOBS, a
 # space-separated subset of "wordcount terasort dfsio maps", runs only those (default all;
-# the dd limit runs with dfsio). Inputs are copied to both roots
-# first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
+# the dd limit runs with dfsio). ROOTS, default "local net", may also name netwd: the network
+# file system with the runners' working directories on it too (runner_local_dir = none, as
+# before they were node-local); each root after the first is reported against the first.
+# Inputs are copied to every root first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
 # with the same parallelism: one 64 MB stream per node at once (srun -N3), through each node's
 # own client, buffered with an fsync before close and with O_DIRECT, the better of the two; the
 # page cache is dropped before every read (the brick's files are on this machine's disk).
@@ -26,14 +28,23 @@ for j in $jobs; do
     || { echo "netfs-trial.sh: unknown job '$j' (wordcount, terasort, dfsio, maps)" >&2; exit 2; }
 done
 wants() { [[ $jobs == *" $1 "* ]]; }
+read -r -a roots <<<"${4:-local net}"
+for fs in "${roots[@]}"; do
+  [[ " local net netwd " == *" $fs "* ]] \
+    || { echo "netfs-trial.sh: unknown root '$fs' (local, net, netwd)" >&2; exit 2; }
+done
+(( ${#roots[@]} >= 2 )) && [[ $(printf '%s\n' "${roots[@]}" | sort -u | wc -l) == "${#roots[@]}" ]] \
+  || { echo "netfs-trial.sh: ROOTS wants two or three different roots, got '${4:-}'" >&2; exit 2; }
 bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 # shellcheck disable=SC1091
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 [[ $HAM_CLUSTER_FS == gluster-* ]] || { echo "the test cluster is not on GlusterFS ($HAM_CLUSTER_FS)" >&2; exit 1; }
 local_root=/var/tmp/ham-netfs-trial
 net_root="$HAM_CLUSTER_SHARED/netfs-trial"
+netwd_root="$HAM_CLUSTER_SHARED/netfs-trial-wd"
 runs="$here/work/netfs-trial"
-rm -rf "$local_root" "$net_root" "$runs" && mkdir -p "$local_root" "$net_root" "$runs" "$out"
+rm -rf "$local_root" "$net_root" "$netwd_root" "$runs"
+mkdir -p "$runs" "$out"
 ham="$repo/.venv/bin/ham"
 py="$repo/.venv/bin/python"
 dist="$repo/mapreduce/target/dist/share/hadoop/mapreduce"
@@ -41,9 +52,9 @@ examples=$(ls "$dist"/hadoop-mapreduce-examples-*.jar)
 jobclient=$(ls "$dist"/hadoop-mapreduce-client-jobclient-*-tests.jar)
 text=$(cd "$here" && "$py" -c 'from hambench.data import wordcount_input; print(wordcount_input(64, 4))' | tail -1)
 lines=$(cd "$here" && "$py" -c 'from hambench.data import oneline_files; print(oneline_files(300))' | tail -1)
-root_of() { if [[ $1 == local ]]; then echo "$local_root"; else echo "$net_root"; fi; }
-for fs in local net; do
-  r=$(root_of $fs)
+root_of() { case $1 in local) echo "$local_root" ;; net) echo "$net_root" ;; *) echo "$netwd_root" ;; esac; }
+for fs in "${roots[@]}"; do
+  r=$(root_of "$fs")
   mkdir -p "$r/shared"
   cp -r "$text" "$r/text"
   cp -r "$lines" "$r/lines"
@@ -53,11 +64,13 @@ done
 # FS's root; its status.json and times kept under runs/FS-NAME-N.
 job() {
   local fs=$1 name=$2; shift 2
-  local r s e
+  local r s e local_dir=/tmp
   r=$(root_of "$fs")
   run="$fs-$name-$(($(ls "$runs" | wc -l) + 1))"
   s=$(date +%s.%N)
-  (cd "$r" && HAM_SHARED_ROOT="$r/shared" "$ham" run -N 3 -- hadoop jar "$@" >"$runs/last.log" 2>&1) \
+  [[ $fs == netwd ]] && local_dir=none
+  (cd "$r" && HAM_SHARED_ROOT="$r/shared" HAM_RUNNER_LOCAL_DIR=$local_dir \
+    "$ham" run -N 3 -- hadoop jar "$@" >"$runs/last.log" 2>&1) \
     || { tail -20 "$runs/last.log" >&2; exit 1; }
   e=$(date +%s.%N)
   mkdir -p "$runs/$run"
@@ -85,8 +98,8 @@ dd_streams() {
 }
 
 for r in $(seq "$rounds"); do
-  order=(local net)
-  if (( r % 2 == 0 )); then order=(net local); fi
+  order=("${roots[@]}")
+  if (( r % 2 == 0 )); then mapfile -t order < <(printf '%s\n' "${roots[@]}" | tac); fi
   for fs in "${order[@]}"; do
     root=$(root_of "$fs")
     rm -rf "$root"/out-* "$root/gen" "$root/dfsio"
@@ -110,16 +123,22 @@ for r in $(seq "$rounds"); do
       done
     fi
   done
+  first=$(root_of "${roots[0]}")
   for o in out-wc out-ts out-maps; do
-    [[ -d $local_root/$o ]] || continue
-    diff -r -x '_SUCCESS' -x '.*.crc' "$local_root/$o" "$net_root/$o" >/dev/null \
-      || { echo "round $r: $o differs between the two roots" >&2; exit 1; }
+    [[ -d $first/$o ]] || continue
+    for fs in "${roots[@]:1}"; do
+      diff -r -x '_SUCCESS' -x '.*.crc' "$first/$o" "$(root_of "$fs")/$o" >/dev/null \
+        || { echo "round $r: $o differs between the roots ${roots[0]} and $fs" >&2; exit 1; }
+    done
   done
 done
 
-"$py" - "$out/results.md" "$rounds" "$runs" "$cmd" <<'PY'
+"$py" - "$out/results.md" "$rounds" "$runs" "$cmd" "${roots[@]}" <<'PY'
 import datetime, json, pathlib, re, statistics, sys
 out, rounds, root = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
+roots = sys.argv[5:]
+label = {"local": "local dir", "net": "network fs",
+         "netwd": "network fs, runners' work dirs on it (runner_local_dir = none)"}
 job_s, dfsio = {}, {}  # (name, fs) -> [job seconds], [TestDFSIO per-stream MB/s] in round order
 map_ms = {}  # fs -> [median map attempt ms of the many-map job] in round order
 for run in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("-")[-1])):
@@ -138,22 +157,27 @@ for line in ((root / "dd").read_text().splitlines() if (root / "dd").exists() el
     dd.setdefault((fs, mode), []).append(statistics.mean(map(float, rates)))
 med = statistics.median
 with open(out, "w") as f:
-    f.write("# HAM on a network file system (GlusterFS, strict profile) against a local directory\n\n")
+    f.write("# HAM on a network file system (GlusterFS, strict profile): "
+            + " against ".join(label[r] for r in reversed(roots)) + "\n\n")
     f.write(f"Command: `{sys.argv[4]}` ({datetime.datetime.now():%Y-%m-%d %H:%M} UTC);"
-            " one run, 3 nodes on the 2-core machine, both roots in every round, the order flipped"
+            " one run, 3 nodes on the 2-core machine, every root in every round, the order flipped"
             " every round; the outputs of each job run (wordcount, terasort, the many-map wordcount"
             " `maps`) identical between the roots in every round.\n\n")
-    f.write("| job | local dir: median job s | network fs: median job s | network/local, median of"
-            " the rounds' ratios |\n|---|---|---|---|\n")
+    base = roots[0]
+    f.write("| job | " + " | ".join(f"{label[r]}: median job s" for r in roots) + " | "
+            + " | ".join(f"{r}/{base}, median of the rounds' ratios" for r in roots[1:]) + " |\n|"
+            + "---|" * (1 + 2 * len(roots) - 1) + "\n")
+
+    def row(name, series, fmt):
+        cells = [format(med(series[r]), fmt) for r in roots]
+        ratios = [f"{med([y / x for x, y in zip(series[base], series[r])]):.2f}" for r in roots[1:]]
+        f.write(f"| {name} | " + " | ".join(cells + ratios) + " |\n")
+
     for name in ("wordcount", "teragen", "terasort", "maps", "dfsiowrite", "dfsioread"):
-        if (name, "local") not in job_s:
-            continue
-        a, b = job_s[(name, "local")], job_s[(name, "net")]
-        f.write(f"| {name} | {med(a):.2f} | {med(b):.2f} | {med([y / x for x, y in zip(a, b)]):.2f} |\n")
+        if (name, base) in job_s:
+            row(name, {r: job_s[(name, r)] for r in roots}, ".2f")
     if map_ms:
-        a, b = map_ms["local"], map_ms["net"]
-        f.write(f"| maps: median map attempt, ms | {med(a):.0f} | {med(b):.0f} |"
-                f" {med([y / x for x, y in zip(a, b)]):.2f} |\n")
+        row("maps: median map attempt, ms", map_ms, ".0f")
     if dd:  # the TestDFSIO section, when dfsio ran
         f.write("\nTestDFSIO (3 files of 64 MB, one map a node) on the network file system against `dd`"
                 " through the same mount, one 64 MB stream per node at once; MB/s per stream, medians of"

@@ -236,7 +236,24 @@ int ham_remove_local(const char *local, const char *user, unsigned jobid)
         errno = ENAMETOOLONG;
         return -1;
     }
+    /* Everything below top is safe from other users only if top is a real directory of the
+     * caller's (the job's user: the epilog runs this as the user), writable by the caller
+     * alone, in a directory where others cannot rename it (sticky like /tmp, or not writable
+     * by them): a link planted as <local>/ham-<user> would otherwise take the removal to
+     * wherever it points (the user's job directory on the shared file system). */
     struct stat st;
+    if (lstat(top, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+        errno = EPERM;
+        return -1;
+    }
+    if (lstat(local, &st) != 0)
+        return -1;
+    if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
+        errno = EPERM;
+        return -1;
+    }
     if (lstat(path, &st) != 0)
         return errno == ENOENT ? 0 : -1;
     if (remove_tree(top, path) != 0)

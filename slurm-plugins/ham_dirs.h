@@ -36,9 +36,11 @@ int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t
 int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);
 
 /* Remove <local>/ham-<user>/<jobid>, the node-local working directories a job's task runners
- * left (each removes its own when it exits; not one that was killed). Never follows symlinks
- * (a link in place of that directory is refused with ENOTDIR), never leaves its file system.
- * Returns 1 when it removed the directory, 0 when there was none, or -1 with errno set. */
+ * left (each removes its own when it exits; not one that was killed), as the job's user.
+ * Refuses (EPERM) unless <local>/ham-<user> is a real directory of the calling user's that no
+ * one else may write, in a <local> others cannot write or that is sticky (/tmp); a link in
+ * place of <jobid> is refused with ENOTDIR. Never follows symlinks, never leaves its file
+ * system. Returns 1 when it removed the directory, 0 when there was none, or -1 with errno. */
 int ham_remove_local(const char *local, const char *user, unsigned jobid);
 
 #endif

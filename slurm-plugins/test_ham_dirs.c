@@ -232,6 +232,30 @@ int main(int argc, char **argv)
     snprintf(p, sizeof(p), "%s/node", root);
     CHECK(ham_remove_local(p, "u", 33) == -1 && errno == ENOTDIR);
     snprintf(p, sizeof(p), "%s/elsewhere/precious", root); CHECK(exists(p));
+    /* a link planted as the user's top directory (someone else's trap): nothing removed where
+     * it points, though <jobid> exists there */
+    mkdirs(root, "elsewhere/34/keep");
+    snprintf(p, sizeof(p), "%s/trap", root);
+    mkdirs(root, "trap");
+    snprintf(p, sizeof(p), "%s/trap/ham-u", root);
+    CHECK(symlink(outside, p) == 0);
+    snprintf(p, sizeof(p), "%s/trap", root);
+    CHECK(ham_remove_local(p, "u", 34) == -1 && errno == EPERM);
+    snprintf(p, sizeof(p), "%s/elsewhere/34/keep", root); CHECK(exists(p));
+    /* a top others may write, or in a world-writable directory without the sticky bit */
+    mkdirs(root, "open/ham-u/35");
+    snprintf(p, sizeof(p), "%s/open/ham-u", root);
+    CHECK(chmod(p, 0777) == 0);
+    snprintf(p, sizeof(p), "%s/open", root);
+    CHECK(ham_remove_local(p, "u", 35) == -1 && errno == EPERM);
+    snprintf(p, sizeof(p), "%s/open/ham-u", root);
+    CHECK(chmod(p, 0700) == 0);
+    snprintf(p, sizeof(p), "%s/open", root);
+    CHECK(chmod(p, 0777) == 0);
+    CHECK(ham_remove_local(p, "u", 35) == -1 && errno == EPERM);
+    CHECK(chmod(p, 01777) == 0);
+    CHECK(ham_remove_local(p, "u", 35) == 1);
+    CHECK(chmod(p, 0755) == 0);
 
     if (argc > 1)
         check_vectors(root, argv[1]);

@@ -21,7 +21,7 @@ RUNNER_CLASSPATH = "ham.runner.classpath"
 RUNNER_JAVA_OPTS = "ham.runner.java.opts"
 RUNNERS_PER_NODE = "ham.runners.per.node"
 RUNNER_WARM_IDLE_MS = "ham.runner.warm.idle.ms"  # warm runners across a session's jobs; 0: off
-RUNNER_LOCAL_DIR = "ham.runner.local.dir"  # node-local working directories; empty: shared
+RUNNER_LOCAL_DIR = "ham.runner.local.dir"  # node-local working directories; "none": shared
 SRUN = "ham.srun"
 # lustre:// and stripe layouts (rendered into core-site.xml / mapred-site.xml)
 LUSTRE_ROOT = "fs.root.dir"  # HAL's key

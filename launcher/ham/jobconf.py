@@ -87,7 +87,7 @@ def mapred_site(settings: Settings, jobdir: JobDir, *, framework: str, driver_ho
         **({c.NETWORK: settings["network"]} if settings["network"] else {}),
         # Always rendered: 0 (off) must reach the driver, whose own default is on.
         c.RUNNER_WARM_IDLE_MS: settings["runner_warm_idle_ms"],
-        # Always rendered: empty (the shared file system) must reach the driver too.
+        # Always rendered, so that a user's or site's value reaches the driver.
         c.RUNNER_LOCAL_DIR: settings["runner_local_dir"],
     }
 

@@ -203,7 +203,8 @@ SCHEMA: tuple[Setting, ...] = (
             "container directories are node-local; a runner removes its own when it exits, "
             "and the SPANK plugin's epilog what a killed one left (ham.runner.local.dir, which "
             "a job's -D overrides). 'none': the job's directory on the shared file system "
-            "(nodes without local storage; also what ham.keep.intermediate uses)."),
+            "(nodes without local storage). A runner that finds <dir>/ham-<user> someone else's, "
+            "or cannot make it, works there too and says so in a WARN line."),
     Setting("runner_java_opts", contract.DEFAULTS[contract.RUNNER_JAVA_OPTS], _parse_str,
             "HAM's JVM options of the task runners, before each job's own "
             "(mapreduce.{map,reduce}.java.opts, and the heap YARN derives from "

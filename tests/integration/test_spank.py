@@ -48,6 +48,25 @@ def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
     assert (job_dir / "jobs" / "j" / "logs" / "attempt.node1.syslog").read_text() == "log\n"
 
 
+def test_epilog_removes_runner_directories_of_any_job(cluster, tmp_path):
+    """The task runners' node-local directories (runner_local_dir) of a job that did not ask
+    for --ham (`ham run` in a plain salloc) are removed by the epilog too when the job's
+    processes were SIGKILLed: here a batch script that makes one as a runner would, then dies."""
+    out = tmp_path / "job.out"
+    script = ("#!/bin/bash\n"
+              'd="/tmp/ham-$(id -un)/$SLURM_JOB_ID/job_1_0001.abcd1234/g0-p0"\n'
+              'mkdir -p "$d" && echo x > "$d/job.xml" && echo "MADE=$d"\n'
+              "kill -KILL $$\n")
+    r = subprocess.run(["sbatch", "--parsable", "-N1", "-o", str(out)], input=script,
+                       capture_output=True, text=True, env=cluster, check=True)
+    job_id = r.stdout.strip()
+    wait_finished(job_id)
+    node_local = Path(f"/tmp/ham-{getpass.getuser()}") / job_id
+    assert f"MADE={node_local}/job_1_0001.abcd1234/g0-p0" in out.read_text()
+    wait_for(lambda: not node_local.exists(), 10, "the epilog")
+    assert Path(f"/tmp/ham-{getpass.getuser()}").is_dir(), "the user's directory stays"
+
+
 def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
     out = tmp_path / "job.out"
     script = ("#!/bin/bash\n"

@@ -117,8 +117,8 @@ public final class HamConfig {
    * directory), as a NodeManager's container directories are node-local: the runner of a
    * Slurm job uses &lt;dir&gt;/ham-&lt;user&gt;/&lt;Slurm job id&gt;/... and removes its own
    * directory when it exits (the SPANK plugin's epilog what a killed runner left). "none": in
-   * the job's directory on the shared file system (nodes without local storage), as with
-   * ham.keep.intermediate or the local launcher.
+   * the job's directory on the shared file system (nodes without local storage), as with the
+   * local launcher, and for a runner that cannot use its node's (someone else's name in /tmp).
    */
   public static final String RUNNER_LOCAL_DIR = "ham.runner.local.dir";
   public static final String DEFAULT_RUNNER_LOCAL_DIR = "/tmp";
@@ -145,7 +145,7 @@ public final class HamConfig {
    */
   public static final String RESUMABLE = "ham.resumable";
   public static final boolean DEFAULT_RESUMABLE = true;
-  /** Keep intermediate data and work directories after the job (debugging). */
+  /** Keep the map outputs after the job (debugging); the runners' directories still go. */
   public static final String KEEP_INTERMEDIATE = "ham.keep.intermediate";
   public static final boolean DEFAULT_KEEP_INTERMEDIATE = false;
   /** Handler threads of the driver's umbilical server. */

@@ -11,7 +11,6 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
-import io.github.ham.mapreduce.common.jobfiles.RunnerWorkDirs;
 import io.github.ham.mapreduce.common.protocol.BadMapOutput;
 import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
@@ -113,15 +112,7 @@ public final class TaskRunner {
       System.err.println("Usage: TaskRunner <driverHost> <port> <jobId>");
       System.exit(2);
     }
-    // Whatever way this JVM ends (System.exit from a task included), take the task's
-    // subprocesses (streaming scripts) with it; first say so to the task loop, whose task may
-    // fail because of that (its script gone) while the JVM is on its way out: a task taken
-    // then would be lost with the JVM.
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      exiting = true;
-      ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
-      RunnerWorkDirs.removeMine(System.getenv());
-    }));
+    ExitHook.install(() -> exiting = true);
     int code = 0;
     try {
       code = WarmPark.serve(new WarmPark.Job(args[0], Integer.parseInt(args[1]), args[2],

@@ -10,7 +10,11 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.hadoop.fs.FileUtil;
 
@@ -33,6 +37,8 @@ public final class RunnerWorkDirs {
   public static final String ENV_ROOT = "HAM_WORK_ROOT";
   /** Environment of a runner's step: the user's private node-local directory (unset: shared). */
   public static final String ENV_TOP = "HAM_WORK_TOP";
+  /** Environment of a runner's step: where it works if it cannot on its node (shared). */
+  public static final String ENV_SHARED = "HAM_WORK_SHARED";
 
   private RunnerWorkDirs() {
   }
@@ -61,15 +67,27 @@ public final class RunnerWorkDirs {
   }
 
   /**
-   * At a runner's exit: removes its working directory (the JVM's current one) when its step's
-   * environment says it is node-local, as a container's goes with its container; one on the
-   * shared file system goes with the job's directory.
+   * At a runner's exit: removes its working directory {@code workDir} (the JVM's current one,
+   * as it was at the start) when its step's environment says it is node-local, as a
+   * container's goes with its container; one on the shared file system goes with the job's
+   * directory.
    */
-  public static void removeMine(Map<String, String> env) {
+  public static void removeMine(Map<String, String> env, File workDir,
+      List<ProcessHandle> killed) {
     String top = env.get(ENV_TOP);
-    if (top != null && !top.isEmpty()) {
-      removeOwn(new File(System.getProperty("user.dir")), new File(top));
+    if (top == null || top.isEmpty()) {
+      return;
     }
+    // The task's processes, just killed, may still be writing there: a second at most.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (ProcessHandle p : killed) {
+      try {
+        p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (InterruptedException | ExecutionException | TimeoutException e) {
+        break;
+      }
+    }
+    removeOwn(workDir, new File(top));
   }
 
   /**
@@ -79,12 +97,20 @@ public final class RunnerWorkDirs {
    * Returns whether {@code workDir} is gone.
    */
   public static boolean removeOwn(File workDir, File top) {
-    Path dir = workDir.toPath().toAbsolutePath().normalize();
-    Path stop = top.toPath().toAbsolutePath().normalize();
+    Path dir;
+    Path stop;
+    try {
+      // Compared as the kernel names them: the JVM's current directory is the physical path,
+      // while the setting may go through a link (/tmp -> /local/tmp).
+      dir = workDir.toPath().toRealPath();
+      stop = top.toPath().toRealPath();
+    } catch (IOException e) {
+      return false;  // gone already, or never made
+    }
     if (!dir.startsWith(stop) || dir.equals(stop)) {
       return false;
     }
-    if (!FileUtil.fullyDelete(workDir)) {
+    if (!FileUtil.fullyDelete(dir.toFile())) {
       return false;
     }
     for (Path p = dir.getParent(); p != null && !p.equals(stop) && p.startsWith(stop);

@@ -42,12 +42,8 @@ public final class RunnerLauncher {
   private final int nodes;
   /** The session's warm runners (ham.runner.warm.idle.ms), or null. */
   private final WarmRunners warm;
-  /** Where the runners' working directories go ({@link WorkRoot}). */
-  private final File workRoot;
-  /** The user's private node-local directory (ham.runner.local.dir), or null: shared. */
-  private final File workTop;
-  /** Whether this job's runners park at its end and it claims parked ones. */
-  private final boolean warmOn;
+  /** Where the runners' working directories go, and whether they park at the job's end. */
+  private final WorkRoot work;
   private final String driverHost;
   private final int port;
   private final String jobId;
@@ -92,10 +88,7 @@ public final class RunnerLauncher {
     this.driverHost = driverHost;
     this.port = port;
     this.jobId = jobId;
-    WorkRoot where = WorkRoot.of(platform, conf, dirs, warm, jobId);
-    this.warmOn = where.parks();
-    this.workTop = where.top();
-    this.workRoot = where.root();
+    this.work = WorkRoot.of(platform, conf, dirs, warm, jobId);
     this.java = conf.getTrimmed(HamConfig.RUNNER_JAVA,
         System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     this.runnerMain = List.of(
@@ -178,7 +171,7 @@ public final class RunnerLauncher {
 
   /** Whether this job's runners park at its end and it claims parked ones. */
   private boolean warm() {
-    return warmOn;
+    return work.parks();
   }
 
   /** The launch key of {@code spec}'s runners: what a parked runner must match. */
@@ -186,13 +179,16 @@ public final class RunnerLauncher {
     List<String> argv = command(spec);
     Map<String, String> all = new HashMap<>(spec.env());
     all.putAll(env);
+    // Where the runners work: a job that wants them on the shared file system does not take
+    // runners working on their nodes, nor the other way round.
+    all.put(RunnerWorkDirs.ENV_TOP, work.top() == null ? "" : work.top().getAbsolutePath());
     // The driver's address, port and job id (the last arguments) come with the claim.
     return WarmRunners.key(argv.subList(0, argv.size() - 3), all);
   }
 
   private void createDirs() throws IOException {
-    if (workTop == null) {
-      Files.createDirectories(workRoot.toPath());  // node-local ones: each runner's shell
+    if (work.top() == null) {
+      Files.createDirectories(work.root().toPath());  // node-local ones: each runner's shell
     }
     Files.createDirectories(dirs.logs().toPath());
   }
@@ -269,10 +265,7 @@ public final class RunnerLauncher {
     if (warm()) {
       pb.environment().putAll(warm.stepEnv(warmKey(spec)));
     }
-    pb.environment().put(RunnerWorkDirs.ENV_ROOT, workRoot.getAbsolutePath());
-    if (workTop != null) {
-      pb.environment().put(RunnerWorkDirs.ENV_TOP, workTop.getAbsolutePath());
-    }
+    work.export(pb.environment());
     pb.environment().put("HAM_GEN", Integer.toString(generation));
     LOG.info("Starting task runner(s) (generation {}): {}", generation,
         String.join(" ", s.argv()));

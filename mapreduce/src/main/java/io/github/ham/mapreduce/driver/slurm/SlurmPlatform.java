@@ -27,6 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class SlurmPlatform implements RunnerPlatform {
   private static final Logger LOG = LoggerFactory.getLogger(SlurmPlatform.class);
+  /** HAM's notices to the user: the job's console as well as driver.log. */
+  private static final Logger NOTICE = LoggerFactory.getLogger("ham");
+  /** How the runner shell's line starts when a runner cannot use its node-local directory. */
+  static final String WORK_WARNING = "ham-runner: WARN: ";
   private static final Pattern JOB_STATE = Pattern.compile("(?:^|\\s)JobState=(\\S+)");
   /**
    * Runs in each srun task: a private working directory per runner, then the JVM, with
@@ -34,22 +38,28 @@ public final class SlurmPlatform implements RunnerPlatform {
    * tasks' process tree (Task.initialize) and so their CPU_MILLISECONDS, PHYSICAL_MEMORY_BYTES
    * and VIRTUAL_MEMORY_BYTES counters come from it, counted per task from the task's start.
    * A node-local directory (HAM_WORK_TOP set, RunnerWorkDirs) is under the user's top one,
-   * made 0700 here and refused unless it is a directory of the user's: in /tmp anyone could
-   * have made that name first. The mkdir is tried twice: a runner of the node leaving at that
-   * moment removes the job's directory when it finds it empty.
+   * made 0700 here and used only if it is a directory of the user's: in /tmp anyone could have
+   * made that name first (and only its owner can remove it there), so a runner that cannot use
+   * it says why in a WARN line (the driver repeats it) and works in HAM_WORK_SHARED, on the
+   * shared file system, rather than fail the job. mkdir is tried twice: a runner of the node
+   * leaving at that moment removes the job's directory when it finds it empty.
    */
   static final String RUNNER_SHELL =
-      "n=${SLURMD_NODENAME:-$(hostname)}; "
-      + "d=\"$HAM_WORK_ROOT/g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
-      + "if [ -n \"$HAM_WORK_TOP\" ]; then "
-      + "mkdir -m 700 \"$HAM_WORK_TOP\" 2>/dev/null; "
-      + "if [ -L \"$HAM_WORK_TOP\" ] || [ ! -d \"$HAM_WORK_TOP\" ] || [ ! -O \"$HAM_WORK_TOP\" ]; "
-      + "then echo \"ham-runner: $HAM_WORK_TOP on $n is not a directory of this user's; remove "
-      + "it or set the runners' node-local directory elsewhere (setting runner_local_dir, "
-      + "ham.runner.local.dir)\" >&2; exit 1; fi; "
-      + "chmod 700 \"$HAM_WORK_TOP\"; fi; "
-      + "{ mkdir -p \"$d\" || mkdir -p \"$d\"; } || { echo \"ham-runner: cannot make its working "
-      + "directory $d on $n (setting runner_local_dir, ham.runner.local.dir)\" >&2; exit 1; }; "
+      "n=${SLURMD_NODENAME:-$(hostname)}; g=\"g${HAM_GEN}-p${SLURM_PROCID:-0}\"; "
+      + "d=\"$HAM_WORK_ROOT/$g\"; "
+      + "if [ -n \"$HAM_WORK_TOP\" ]; then t=\"$HAM_WORK_TOP\"; w=; "
+      + "mkdir -m 700 \"$t\" 2>/dev/null; "
+      + "if [ -L \"$t\" ] || { [ -e \"$t\" ] && { [ ! -d \"$t\" ] || [ ! -O \"$t\" ]; }; }; "
+      + "then w=\"$t is not a directory of this user's\"; "
+      + "elif [ ! -d \"$t\" ]; then w=\"cannot make $t\"; "
+      + "elif ! chmod 700 \"$t\" || ! { mkdir -p \"$d\" 2>/dev/null || mkdir -p \"$d\" 2>/dev/null; }; "
+      + "then w=\"cannot make $d\"; fi; "
+      + "if [ -n \"$w\" ]; then printf '" + WORK_WARNING + "%s on %s; this runner works in the "
+      + "job directory on the shared file system instead (setting runner_local_dir, "
+      + "ham.runner.local.dir)\\n' \"$w\" \"$n\" >&2; "
+      + "d=\"$HAM_WORK_SHARED/$g\"; unset HAM_WORK_TOP; fi; fi; "
+      + "{ mkdir -p \"$d\" || mkdir -p \"$d\"; } || { printf 'ham-runner: cannot make its "
+      + "working directory %s on %s\\n' \"$d\" \"$n\" >&2; exit 1; }; "
       + "cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
 
   private final Map<String, String> env = System.getenv();
@@ -140,6 +150,9 @@ public final class SlurmPlatform implements RunnerPlatform {
   /** srun's per-task error lines (a runner that exits 0 is not reported: the job is over). */
   @Override
   public List<RunnerExit> exits(String line, int gen) {
+    if (line.startsWith(WORK_WARNING)) {
+      NOTICE.warn("{}", line.substring(WORK_WARNING.length()));
+    }
     return line.contains("srun: error:") ? SrunMessages.exits(line, gen) : List.of();
   }
 

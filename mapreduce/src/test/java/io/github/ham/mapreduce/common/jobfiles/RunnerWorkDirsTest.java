@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +49,26 @@ class RunnerWorkDirsTest {
     assertTrue(RunnerWorkDirs.removeOwn(other.toFile(), top.toFile()));
     assertFalse(Files.exists(top.resolve("123")));
     assertTrue(Files.isDirectory(top), "the user's directory stays");
+  }
+
+  @Test
+  void aTopNamedThroughALinkIsTheDirectoryItNames(@TempDir Path tmp) throws Exception {
+    // /tmp -> /local/tmp: the setting names the link, the JVM's directory is the real path.
+    Path real = Files.createDirectories(tmp.resolve("local/tmp"));
+    Path link = Files.createSymbolicLink(tmp.resolve("tmp"), real);
+    Path mine = Files.createDirectories(real.resolve("ham-u/1/job.abcd/g1-p0"));
+    RunnerWorkDirs.removeMine(Map.of(RunnerWorkDirs.ENV_TOP, link.resolve("ham-u").toString()),
+        mine.toFile(), List.of());
+    assertFalse(Files.exists(real.resolve("ham-u/1")));
+    assertTrue(Files.isDirectory(real.resolve("ham-u")));
+  }
+
+  @Test
+  void onTheSharedFileSystemARunnerLeavesItsDirectoryToTheJob(@TempDir Path tmp)
+      throws Exception {
+    Path mine = Files.createDirectories(tmp.resolve("jobs/j/work/g1-p0"));
+    RunnerWorkDirs.removeMine(Map.of(), mine.toFile(), List.of());
+    assertTrue(Files.isDirectory(mine));
   }
 
   @Test

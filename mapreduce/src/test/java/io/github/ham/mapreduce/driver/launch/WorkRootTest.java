@@ -37,34 +37,32 @@ class WorkRootTest {
     File top = RunnerWorkDirs.top("/tmp", System.getProperty("user.name"));
     assertEquals(top, w.top());
     assertEquals(RunnerWorkDirs.jobRoot(top, "123", "job_1_0001", dirs.root()), w.root());
+    assertEquals(dirs.work(), w.shared(), "where a runner goes that cannot work on its node");
   }
 
   @Test
-  void sharedWhenNoneWhenKeptForDebuggingAndWithTheLocalLauncher(@TempDir Path tmp)
-      throws IOException {
+  void sharedWhenNoneAndWithTheLocalLauncher(@TempDir Path tmp) throws IOException {
     JobDirs dirs = JobDirs.of(tmp.toString(), "job_1_0001");
     Configuration none = new Configuration(false);
     none.set(HamConfig.RUNNER_LOCAL_DIR, "none");
-    Configuration empty = new Configuration(false);
-    empty.set(HamConfig.RUNNER_LOCAL_DIR, "");  // -D ham.runner.local.dir=
-    Configuration keep = new Configuration(false);
-    keep.setBoolean(HamConfig.KEEP_INTERMEDIATE, true);
     for (WorkRoot w : new WorkRoot[] {WorkRoot.of(ALLOCATION, none, dirs, null, "j"),
-        WorkRoot.of(ALLOCATION, empty, dirs, null, "j"),
-        WorkRoot.of(ALLOCATION, keep, dirs, null, "j"),
         WorkRoot.of(new LocalPlatform(), new Configuration(false), dirs, null, "j")}) {
       assertNull(w.top());
       assertEquals(dirs.work(), w.root());
+      assertEquals(dirs.work(), w.shared());
     }
   }
 
   @Test
-  void aRelativeDirectoryFailsTheJobInOneLine(@TempDir Path tmp) {
-    Configuration conf = new Configuration(false);
-    conf.set(HamConfig.RUNNER_LOCAL_DIR, "scratch");
-    IOException e = assertThrows(IOException.class, () -> WorkRoot.of(ALLOCATION, conf,
-        JobDirs.of(tmp.toString(), "job_1_0001"), null, "j"));
-    assertEquals("ham.runner.local.dir must be an absolute directory on each node (or none: the"
-        + " job's directory on the shared file system), got 'scratch'", e.getMessage());
+  void aDirectoryHadoopCannotNameFailsTheJobInOneLine(@TempDir Path tmp) {
+    for (String bad : new String[] {"scratch", "/local disk", "/l%20", "/a:b", "/l\u00f6cal"}) {
+      Configuration conf = new Configuration(false);
+      conf.set(HamConfig.RUNNER_LOCAL_DIR, bad);
+      IOException e = assertThrows(IOException.class, () -> WorkRoot.of(ALLOCATION, conf,
+          JobDirs.of(tmp.toString(), "job_1_0001"), null, "j"));
+      assertEquals("ham.runner.local.dir must be an absolute directory on each node without"
+          + " spaces, '%', ':' or non-ASCII characters (or none: the job's directory on the shared"
+          + " file system), got '" + bad + "'", e.getMessage());
+    }
   }
 }

@@ -103,16 +103,19 @@ class SlurmPlatformTest {
   }
 
   @Test
-  void runnerShellRefusesATopDirectoryThatIsALinkOrSomeoneElses(@TempDir Path tmp)
+  void runnerShellWorksOnTheSharedFileSystemWhenTheTopIsALinkOrSomeoneElses(@TempDir Path tmp)
       throws Exception {
     Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
     Path link = Files.createSymbolicLink(tmp.resolve("ham-link"), elsewhere);
+    Path shared = tmp.resolve("shared-work");
     String[] r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, link.resolve("1/j").toString(),
-        RunnerWorkDirs.ENV_TOP, link.toString()));
-    assertEquals("1", r[0], r[1]);
-    assertEquals("ham-runner: " + link + " on node7 is not a directory of this user's; remove it"
-        + " or set the runners' node-local directory elsewhere (setting runner_local_dir,"
-        + " ham.runner.local.dir)\n", r[1]);
+        RunnerWorkDirs.ENV_TOP, link.toString(), RunnerWorkDirs.ENV_SHARED, shared.toString()));
+    assertEquals("0", r[0], r[1]);
+    String[] lines = r[1].split("\n");
+    assertEquals(SlurmPlatform.WORK_WARNING + link + " is not a directory of this user's on node7;"
+        + " this runner works in the job directory on the shared file system instead (setting"
+        + " runner_local_dir, ham.runner.local.dir)", lines[0]);
+    assertEquals(shared.resolve("g2-p5").toString(), lines[1]);
     try (var s = Files.list(elsewhere)) {
       assertEquals(0, s.count(), "nothing made through the link");
     }
@@ -128,9 +131,26 @@ class SlurmPlatformTest {
       theirs = Path.of("/");
     }
     r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, theirs.resolve("1/j").toString(),
-        RunnerWorkDirs.ENV_TOP, theirs.toString()));
-    assertEquals("1", r[0], r[1]);
-    assertTrue(r[1].contains("is not a directory of this user's"), r[1]);
+        RunnerWorkDirs.ENV_TOP, theirs.toString(), RunnerWorkDirs.ENV_SHARED, shared.toString()));
+    assertEquals("0", r[0], r[1]);
+    assertTrue(r[1].startsWith(SlurmPlatform.WORK_WARNING + theirs
+        + " is not a directory of this user's on node7;"), r[1]);
+    assertEquals(shared.resolve("g2-p5").toString(), r[1].split("\n")[1]);
     assertTrue(Files.notExists(theirs.resolve("1")));
+
+    // One that cannot be made (its parent missing): said so, and the same way out.
+    Path missing = tmp.resolve("no/such/ham-u");
+    r = runnerShell(Map.of(RunnerWorkDirs.ENV_ROOT, missing.resolve("1/j").toString(),
+        RunnerWorkDirs.ENV_TOP, missing.toString(), RunnerWorkDirs.ENV_SHARED, shared.toString()));
+    assertEquals("0", r[0], r[1]);
+    assertTrue(r[1].startsWith(SlurmPlatform.WORK_WARNING + "cannot make " + missing
+        + " on node7;"), r[1]);
+  }
+
+  @Test
+  void theDriverRepeatsARunnersWarning() {
+    SlurmPlatform slurm = new SlurmPlatform(new Configuration(false));
+    assertEquals(0, slurm.exits(SlurmPlatform.WORK_WARNING + "cannot make /x on node1; ...", 1)
+        .size(), "a warning, not an exit");
   }
 }
