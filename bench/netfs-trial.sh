@@ -11,7 +11,9 @@
 # space-separated subset of "wordcount terasort dfsio maps", runs only those (default all;
 # the dd limit runs with dfsio). ROOTS, default "local net", may also name netwd: the network
 # file system with the runners' working directories on it too (runner_local_dir = none, as
-# before they were node-local); each root after the first is reported against the first.
+# before they were node-local), and netserial: the network file system with each reduce's
+# check of the map outputs one map at a time (mapreduce.reduce.shuffle.parallelcopies=1, as
+# before it checked several at once); each root after the first is reported against the first.
 # Inputs are copied to every root first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
 # with the same parallelism: one 64 MB stream per node at once (srun -N3), through each node's
 # own client, buffered with an fsync before close and with O_DIRECT, the better of the two; the
@@ -30,8 +32,8 @@ done
 wants() { [[ $jobs == *" $1 "* ]]; }
 read -r -a roots <<<"${4:-local net}"
 for fs in "${roots[@]}"; do
-  [[ " local net netwd " == *" $fs "* ]] \
-    || { echo "netfs-trial.sh: unknown root '$fs' (local, net, netwd)" >&2; exit 2; }
+  [[ " local net netwd netserial " == *" $fs "* ]] \
+    || { echo "netfs-trial.sh: unknown root '$fs' (local, net, netwd, netserial)" >&2; exit 2; }
 done
 (( ${#roots[@]} >= 2 )) && [[ $(printf '%s\n' "${roots[@]}" | sort -u | wc -l) == "${#roots[@]}" ]] \
   || { echo "netfs-trial.sh: ROOTS wants two or three different roots, got '${4:-}'" >&2; exit 2; }
@@ -42,8 +44,9 @@ bash "$repo/tests/cluster-up.sh" --reuse >/dev/null
 local_root=/var/tmp/ham-netfs-trial
 net_root="$HAM_CLUSTER_SHARED/netfs-trial"
 netwd_root="$HAM_CLUSTER_SHARED/netfs-trial-wd"
+serial_root="$HAM_CLUSTER_SHARED/netfs-trial-serial"
 runs="$here/work/netfs-trial"
-rm -rf "$local_root" "$net_root" "$netwd_root" "$runs"
+rm -rf "$local_root" "$net_root" "$netwd_root" "$serial_root" "$runs"
 mkdir -p "$runs" "$out"
 ham="$repo/.venv/bin/ham"
 py="$repo/.venv/bin/python"
@@ -52,7 +55,12 @@ examples=$(ls "$dist"/hadoop-mapreduce-examples-*.jar)
 jobclient=$(ls "$dist"/hadoop-mapreduce-client-jobclient-*-tests.jar)
 text=$(cd "$here" && "$py" -c 'from hambench.data import wordcount_input; print(wordcount_input(64, 4))' | tail -1)
 lines=$(cd "$here" && "$py" -c 'from hambench.data import oneline_files; print(oneline_files(300))' | tail -1)
-root_of() { case $1 in local) echo "$local_root" ;; net) echo "$net_root" ;; *) echo "$netwd_root" ;; esac; }
+root_of() {
+  case $1 in
+    local) echo "$local_root" ;; net) echo "$net_root" ;; netwd) echo "$netwd_root" ;;
+    *) echo "$serial_root" ;;
+  esac
+}
 for fs in "${roots[@]}"; do
   r=$(root_of "$fs")
   mkdir -p "$r/shared"
@@ -69,6 +77,8 @@ job() {
   run="$fs-$name-$(($(ls "$runs" | wc -l) + 1))"
   s=$(date +%s.%N)
   [[ $fs == netwd ]] && local_dir=none
+  # generic options go after the jar and the program's name
+  [[ $fs == netserial ]] && set -- "$1" "$2" -Dmapreduce.reduce.shuffle.parallelcopies=1 "${@:3}"
   (cd "$r" && HAM_SHARED_ROOT="$r/shared" HAM_RUNNER_LOCAL_DIR=$local_dir \
     "$ham" run -N 3 -- hadoop jar "$@" >"$runs/last.log" 2>&1) \
     || { tail -20 "$runs/last.log" >&2; exit 1; }
@@ -138,16 +148,18 @@ import datetime, json, pathlib, re, statistics, sys
 out, rounds, root = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
 roots = sys.argv[5:]
 label = {"local": "local dir", "net": "network fs",
-         "netwd": "network fs, runners' work dirs on it (runner_local_dir = none)"}
+         "netwd": "network fs, runners' work dirs on it (runner_local_dir = none)",
+         "netserial": "network fs, reduces check map outputs one at a time (parallelcopies=1)"}
 job_s, dfsio = {}, {}  # (name, fs) -> [job seconds], [TestDFSIO per-stream MB/s] in round order
-map_ms = {}  # fs -> [median map attempt ms of the many-map job] in round order
+map_ms, reduce_ms = {}, {}  # fs -> [median map / reduce attempt ms of the many-map job] by round
 for run in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("-")[-1])):
     fs, name, _ = run.name.split("-")
     st = json.loads((run / "status.json").read_text())
     job_s.setdefault((name, fs), []).append((st["finish_time"] - st["start_time"]) / 1000)
     if name == "maps":
-        map_ms.setdefault(fs, []).append(statistics.median(
-            a["finish"] - a["start"] for a in st["attempts"] if a["type"] == "MAP"))
+        for kind, into in (("MAP", map_ms), ("REDUCE", reduce_ms)):
+            into.setdefault(fs, []).append(statistics.median(
+                a["finish"] - a["start"] for a in st["attempts"] if a["type"] == kind))
     m = re.search(r"Throughput mb/sec: ([\d.]+)", (run / "client.log").read_text())
     if m:
         dfsio.setdefault((name, fs), []).append(float(m.group(1)))
@@ -178,6 +190,7 @@ with open(out, "w") as f:
             row(name, {r: job_s[(name, r)] for r in roots}, ".2f")
     if map_ms:
         row("maps: median map attempt, ms", map_ms, ".0f")
+        row("maps: median reduce attempt, ms", reduce_ms, ".0f")
     if dd:  # the TestDFSIO section, when dfsio ran
         f.write("\nTestDFSIO (3 files of 64 MB, one map a node) on the network file system against `dd`"
                 " through the same mount, one 64 MB stream per node at once; MB/s per stream, medians of"

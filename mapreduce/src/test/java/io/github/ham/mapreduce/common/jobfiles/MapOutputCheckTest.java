@@ -109,4 +109,28 @@ class MapOutputCheckTest {
     assertEquals(4, BadMapOutput.parse(report).size());
   }
 
+  @Test
+  void checkedSeveralAtOnceTheAnswerIsTheSameAndInTheMapsOrder(@TempDir Path tmp)
+      throws Exception {
+    Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    for (int i = 0; i < 30; i++) {
+      files.put(TaskAttemptID.forName(String.format("attempt_1_0001_m_%06d_0", i)),
+          write(tmp.resolve("m" + i).toFile(), 2));
+    }
+    for (int i : new int[] {3, 11, 12, 29}) {
+      Files.delete(tmp.resolve("m" + i + "/file.out"));
+    }
+    JobConf one = new JobConf(false);
+    one.setInt(org.apache.hadoop.mapreduce.MRJobConfig.SHUFFLE_PARALLEL_COPIES, 1);
+    JobConf many = new JobConf(false);
+    many.setInt(org.apache.hadoop.mapreduce.MRJobConfig.SHUFFLE_PARALLEL_COPIES, 7);
+    Map<String, String> serial = MapOutputCheck.quick(files, 1, one, null);
+    assertEquals(java.util.List.of("attempt_1_0001_m_000003_0", "attempt_1_0001_m_000011_0",
+        "attempt_1_0001_m_000012_0", "attempt_1_0001_m_000029_0"),
+        java.util.List.copyOf(serial.keySet()));
+    assertEquals(java.util.List.copyOf(serial.entrySet()),
+        java.util.List.copyOf(MapOutputCheck.quick(files, 1, many, null).entrySet()));
+    assertEquals(java.util.List.copyOf(MapOutputCheck.full(files, 1, one, null).entrySet()),
+        java.util.List.copyOf(MapOutputCheck.full(files, 1, many, null).entrySet()));
+  }
 }
