@@ -224,31 +224,35 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
 
 int ham_remove_local(const char *local, const char *user, unsigned jobid)
 {
-    char top[4096], path[4096];
+    char real[4096], top[4096], path[4096];
     if (local[0] != '/' || user[0] == '\0' || strchr(user, '/') || strcmp(user, "..") == 0 ||
         strcmp(user, ".") == 0) {
         errno = EINVAL;
         return -1;
     }
-    int n = snprintf(top, sizeof(top), "%s/%s%s", local, HAM_LOCAL_PREFIX, user);
+    /* The directory local names (/tmp may be a link to /local/tmp): its mode is checked below,
+     * not the link's. */
+    if (strlen(local) >= sizeof(real) || realpath(local, real) == NULL)
+        return errno == ENOENT ? 0 : -1;
+    int n = snprintf(top, sizeof(top), "%s/%s%s", real, HAM_LOCAL_PREFIX, user);
     if (n < 0 || (size_t)n >= sizeof(top) ||
         snprintf(path, sizeof(path), "%s/%u", top, jobid) >= (int)sizeof(path)) {
         errno = ENAMETOOLONG;
         return -1;
     }
     /* Everything below top is safe from other users only if top is a real directory of the
-     * caller's (the job's user: the epilog runs this as the user), writable by the caller
-     * alone, in a directory where others cannot rename it (sticky like /tmp, or not writable
-     * by them): a link planted as <local>/ham-<user> would otherwise take the removal to
-     * wherever it points (the user's job directory on the shared file system). */
+     * caller's (the job's user: the epilog runs this as the user), private as the runner's
+     * shell makes it (0700), in a directory where others cannot rename it (sticky like /tmp,
+     * or not writable by them): a link planted as <local>/ham-<user> would otherwise take the
+     * removal to wherever it points (the user's job directory on the shared file system). */
     struct stat st;
     if (lstat(top, &st) != 0)
         return errno == ENOENT ? 0 : -1;
-    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
         errno = EPERM;
         return -1;
     }
-    if (lstat(local, &st) != 0)
+    if (lstat(real, &st) != 0)
         return -1;
     if ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)) {
         errno = EPERM;

@@ -37,9 +37,9 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);
 
 /* Remove <local>/ham-<user>/<jobid>, the node-local working directories a job's task runners
  * left (each removes its own when it exits; not one that was killed), as the job's user.
- * Refuses (EPERM) unless <local>/ham-<user> is a real directory of the calling user's that no
- * one else may write, in a <local> others cannot write or that is sticky (/tmp); a link in
- * place of <jobid> is refused with ENOTDIR. Never follows symlinks, never leaves its file
+ * Refuses (EPERM) unless <local>/ham-<user> is a real directory of the calling user's, 0700
+ * as the runner's shell makes it, in a <local> (links in its name resolved) others cannot
+ * write or that is sticky (/tmp); a link in place of <jobid> is refused with ENOTDIR. Never follows symlinks, never leaves its file
  * system. Returns 1 when it removed the directory, 0 when there was none, or -1 with errno. */
 int ham_remove_local(const char *local, const char *user, unsigned jobid);
 

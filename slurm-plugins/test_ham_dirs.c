@@ -214,6 +214,8 @@ int main(int argc, char **argv)
      * jobs' directories stay; none is 0; a link in its place is refused */
     mkdirs(root, "node/ham-u/31/job_1_0001.abcd/g1-p0/sub");
     mkdirs(root, "node/ham-u/32/job_1_0001.abcd/g1-p0");
+    snprintf(p, sizeof(p), "%s/node/ham-u", root);
+    CHECK(chmod(p, 0700) == 0);
     snprintf(p, sizeof(p), "%s/node/ham-u/31/job_1_0001.abcd/g1-p0/job.xml", root); touch(p);
     snprintf(p, sizeof(p), "%s/node/ham-u/31/job_1_0001.abcd/g1-p0/cache", root);
     CHECK(symlink(outside, p) == 0);
@@ -242,10 +244,26 @@ int main(int argc, char **argv)
     snprintf(p, sizeof(p), "%s/trap", root);
     CHECK(ham_remove_local(p, "u", 34) == -1 && errno == EPERM);
     snprintf(p, sizeof(p), "%s/elsewhere/34/keep", root); CHECK(exists(p));
+    /* local named through a link (/tmp -> /local/tmp): the directory it names counts */
+    mkdirs(root, "real-local/ham-u/36/j");
+    snprintf(p, sizeof(p), "%s/real-local", root);
+    CHECK(chmod(p, 01777) == 0);
+    snprintf(p, sizeof(p), "%s/real-local/ham-u", root);
+    CHECK(chmod(p, 0700) == 0);
+    snprintf(p, sizeof(p), "%s/linked-local", root);
+    snprintf(outside, sizeof(outside), "%s/real-local", root);
+    CHECK(symlink(outside, p) == 0);
+    CHECK(ham_remove_local(p, "u", 36) == 1);
+    snprintf(p, sizeof(p), "%s/real-local/ham-u/36", root); CHECK(!exists(p));
+    snprintf(outside, sizeof(outside), "%s/elsewhere", root);
     /* a top others may write, or in a world-writable directory without the sticky bit */
     mkdirs(root, "open/ham-u/35");
     snprintf(p, sizeof(p), "%s/open/ham-u", root);
     CHECK(chmod(p, 0777) == 0);
+    snprintf(p, sizeof(p), "%s/open", root);
+    CHECK(ham_remove_local(p, "u", 35) == -1 && errno == EPERM);
+    snprintf(p, sizeof(p), "%s/open/ham-u", root);
+    CHECK(chmod(p, 0755) == 0);  /* readable by others: not as the runner makes it */
     snprintf(p, sizeof(p), "%s/open", root);
     CHECK(ham_remove_local(p, "u", 35) == -1 && errno == EPERM);
     snprintf(p, sizeof(p), "%s/open/ham-u", root);

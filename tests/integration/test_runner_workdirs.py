@@ -8,6 +8,7 @@ from __future__ import annotations
 import getpass
 import os
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -22,14 +23,16 @@ CWD_MAPPER = MAPPER + ("import os\n"
                        " + str(os.path.islink('mapper.py')) + '\\t1')\n")
 
 
-def run_job(d: Path, env: dict[str, str], expect_stderr: str | None = None
+def run_job(d: Path, env: dict[str, str], expect_stderr: str | None = None, then: str = ""
             ) -> tuple[str, dict[str, int]]:
-    """The word count through `ham run -N 3`: its Slurm job id and the maps' directories.
-    Its console has a WARN line matching expect_stderr, or none about the runners' directory."""
+    """The word count through `ham run -N 3` (then the shell command `then` in the same
+    allocation): its Slurm job id and the maps' directories. Its console has a WARN line
+    matching expect_stderr, or none about the runners' directory."""
     write_inputs(d, 6)
     (d / "mapper.py").write_text(CWD_MAPPER)
     (d / "reducer.py").write_text(REDUCER)
-    r = ham_run(d, env, *streaming(d, "out"))
+    r = ham_run(d, env, "sh", "-c", shlex.join(streaming(d, "out")) + (f" && {then}" if then
+                                                                        else ""))
     assert r.returncode == 0, r.stderr[-3000:]
     warned = re.search(r"WARN .*" + (expect_stderr or "ham.runner.local.dir"), r.stderr)
     assert bool(warned) == bool(expect_stderr), r.stderr[-3000:]
@@ -45,7 +48,13 @@ def run_job(d: Path, env: dict[str, str], expect_stderr: str | None = None
 
 
 def test_tasks_work_in_a_node_local_directory_that_goes_with_their_runner(cluster, tmp_path):
-    slurm_job, cwds = run_job(tmp_path, cluster)
+    # Inside the allocation (before Slurm's epilog could remove anything): once the job's
+    # parked runners' idle second is over, none of their directories is left.
+    after = tmp_path / "after.txt"
+    slurm_job, cwds = run_job(
+        tmp_path, {**cluster, "HAM_RUNNER_WARM_IDLE_MS": "1000"},
+        then=f'sleep 4; ls -A "/tmp/ham-$(id -un)/$SLURM_JOB_ID" > {after} 2>&1; echo $? >> {after}')
+    assert after.read_text().endswith("No such file or directory\n2\n"), after.read_text()
     node_local = Path(f"/tmp/ham-{getpass.getuser()}") / slurm_job
     pattern = re.compile(re.escape(str(node_local)) + r"/job_\d+_\d+\.[0-9a-f]{8}/g\d+-p\d+"
                          r"\|True\|True")

@@ -54,8 +54,9 @@ def test_epilog_removes_runner_directories_of_any_job(cluster, tmp_path):
     processes were SIGKILLed: here a batch script that makes one as a runner would, then dies."""
     out = tmp_path / "job.out"
     script = ("#!/bin/bash\n"
-              'd="/tmp/ham-$(id -un)/$SLURM_JOB_ID/job_1_0001.abcd1234/g0-p0"\n'
-              'mkdir -p "$d" && echo x > "$d/job.xml" && echo "MADE=$d"\n'
+              'top="/tmp/ham-$(id -un)"; d="$top/$SLURM_JOB_ID/job_1_0001.abcd1234/g0-p0"\n'
+              '# as the runner shell makes them: the top private\n'
+              'mkdir -p "$d" && chmod 700 "$top" && echo x > "$d/job.xml" && echo "MADE=$d"\n'
               "kill -KILL $$\n")
     r = subprocess.run(["sbatch", "--parsable", "-N1", "-o", str(out)], input=script,
                        capture_output=True, text=True, env=cluster, check=True)

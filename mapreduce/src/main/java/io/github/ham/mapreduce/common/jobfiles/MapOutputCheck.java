@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
 
@@ -38,6 +39,8 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 public final class MapOutputCheck {
   /** Hadoop's default for mapreduce.reduce.shuffle.parallelcopies (its Shuffle's literal). */
   private static final int SHUFFLE_PARALLEL_COPIES = 5;
+  /** How often a long check tells the driver the attempt is alive. */
+  private static final long PING_NANOS = TimeUnit.SECONDS.toNanos(2);
 
   private MapOutputCheck() {
   }
@@ -68,15 +71,16 @@ public final class MapOutputCheck {
       int partition, JobConf conf, boolean readSegments, Runnable alive) throws IOException {
     int threads = Math.max(1, Math.min(files.size(),
         conf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, SHUFFLE_PARALLEL_COPIES)));
+    AtomicInteger made = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "ham-map-output-check");
+      Thread t = new Thread(r, "ham-map-output-check-" + made.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
     try {
-      Map<TaskAttemptID, Future<String>> results = new LinkedHashMap<>();
+      Map<String, Future<String>> results = new LinkedHashMap<>();
       for (Map.Entry<TaskAttemptID, MapOutputFile> e : files.entrySet()) {
-        results.put(e.getKey(), pool.submit(() -> {
+        results.put(e.getKey().toString(), pool.submit(() -> {
           try {
             checkOne(e.getValue(), partition, conf, readSegments);
             return null;
@@ -85,35 +89,52 @@ public final class MapOutputCheck {
           }
         }));
       }
-      Map<String, String> bad = new LinkedHashMap<>();
-      for (Map.Entry<TaskAttemptID, Future<String>> r : results.entrySet()) {
-        String why = await(r.getValue(), alive);
-        if (why != null) {
-          bad.put(r.getKey().toString(), why);
-        }
-      }
-      return bad;
+      return awaitAll(results, alive, PING_NANOS);
     } finally {
       pool.shutdownNow();
     }
   }
 
-  /** The check's answer, running {@code alive} every 2 s meanwhile. */
-  private static String await(Future<String> f, Runnable alive) throws IOException {
-    while (true) {
-      try {
-        return f.get(2, TimeUnit.SECONDS);
-      } catch (TimeoutException e) {
-        if (alive != null) {
-          alive.run();
+  /**
+   * The answers that are not null, in {@code results}' order, running {@code alive} whenever
+   * {@code pingNanos} passed since it last ran (however short each check is: one wait per
+   * check would never reach it while the whole takes minutes).
+   */
+  static Map<String, String> awaitAll(Map<String, Future<String>> results, Runnable alive,
+      long pingNanos) throws IOException {
+    Map<String, String> bad = new LinkedHashMap<>();
+    long last = System.nanoTime();
+    for (Map.Entry<String, Future<String>> r : results.entrySet()) {
+      while (true) {
+        long now = System.nanoTime();
+        if (now - last >= pingNanos) {
+          if (alive != null) {
+            alive.run();
+          }
+          last = now;
         }
-      } catch (ExecutionException e) {
-        return e.getCause().toString();  // an Error in the check: the map's output is suspect
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while checking the map outputs");
+        try {
+          String why = r.getValue().get(Math.max(1, pingNanos - (now - last)),
+              TimeUnit.NANOSECONDS);
+          if (why != null) {
+            bad.put(r.getKey(), why);
+          }
+          break;
+        } catch (TimeoutException e) {
+          // ping, then wait again
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Error err) {
+            throw err;  // the reduce's JVM, not the map's output (OutOfMemoryError, linkage)
+          }
+          bad.put(r.getKey(), e.getCause().toString());
+          break;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("interrupted while checking the map outputs");
+        }
       }
     }
+    return bad;
   }
 
   /**

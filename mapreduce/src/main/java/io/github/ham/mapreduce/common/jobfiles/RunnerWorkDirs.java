@@ -83,7 +83,10 @@ public final class RunnerWorkDirs {
     for (ProcessHandle p : killed) {
       try {
         p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-      } catch (InterruptedException | ExecutionException | TimeoutException e) {
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (ExecutionException | TimeoutException e) {
         break;
       }
     }

@@ -214,6 +214,7 @@ public final class RunnerLauncher {
     }
     for (Step s : steps) {
       if (s.singleSlot != null) {
+        newLines(s).forEach(platform::note);  // its exit is its process's
         if (!s.exitReported && !s.process.isAlive()) {
           s.exitReported = true;
           out.add(new RunnerExit(s.singleSlot, s.node,
@@ -222,6 +223,7 @@ public final class RunnerLauncher {
         continue;
       }
       for (String line : newLines(s)) {
+        platform.note(line);
         out.addAll(platform.exits(line, s.generation));
       }
     }

@@ -49,6 +49,10 @@ public interface RunnerPlatform {
   /** The process that starts one runner of generation {@code gen} on {@code node}. */
   Start replacement(JobDirs dirs, int gen, String node, List<String> runner) throws IOException;
 
+  /** A line of a runner process's output: what it says to the user, the platform passes on. */
+  default void note(String line) {
+  }
+
   /** Runners of a multi-runner process of {@code gen} that its output's {@code line} says ended. */
   List<RunnerExit> exits(String line, int gen);
 

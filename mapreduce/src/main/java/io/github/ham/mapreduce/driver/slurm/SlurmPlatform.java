@@ -57,7 +57,7 @@ public final class SlurmPlatform implements RunnerPlatform {
       + "if [ -n \"$w\" ]; then printf '" + WORK_WARNING + "%s on %s; this runner works in the "
       + "job directory on the shared file system instead (setting runner_local_dir, "
       + "ham.runner.local.dir)\\n' \"$w\" \"$n\" >&2; "
-      + "d=\"$HAM_WORK_SHARED/$g\"; unset HAM_WORK_TOP; fi; fi; "
+      + "d=\"${HAM_WORK_SHARED:?}/$g\"; unset HAM_WORK_TOP; fi; fi; "
       + "{ mkdir -p \"$d\" || mkdir -p \"$d\"; } || { printf 'ham-runner: cannot make its "
       + "working directory %s on %s\\n' \"$d\" \"$n\" >&2; exit 1; }; "
       + "cd \"$d\" && export JVM_PID=$$ && exec \"$@\"";
@@ -150,10 +150,19 @@ public final class SlurmPlatform implements RunnerPlatform {
   /** srun's per-task error lines (a runner that exits 0 is not reported: the job is over). */
   @Override
   public List<RunnerExit> exits(String line, int gen) {
-    if (line.startsWith(WORK_WARNING)) {
-      NOTICE.warn("{}", line.substring(WORK_WARNING.length()));
-    }
     return line.contains("srun: error:") ? SrunMessages.exits(line, gen) : List.of();
+  }
+
+  /**
+   * The runner shell's warning (it cannot work in its node-local directory) on the job's
+   * console and in driver.log; found anywhere in the line (srun --label, SLURM_LABELIO).
+   */
+  @Override
+  public void note(String line) {
+    int at = line.indexOf(WORK_WARNING);
+    if (at >= 0) {
+      NOTICE.warn("{}", line.substring(at + WORK_WARNING.length()));
+    }
   }
 
   @Override

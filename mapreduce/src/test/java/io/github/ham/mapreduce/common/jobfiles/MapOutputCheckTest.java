@@ -110,6 +110,40 @@ class MapOutputCheckTest {
   }
 
   @Test
+  void aLongCheckPingsTheDriverThoughEachMapIsQuick() throws Exception {
+    // 12 checks of 60 ms, 2 at once (~360 ms in all), a ping due every 100 ms: about 3 pings.
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      Map<String, java.util.concurrent.Future<String>> results = new LinkedHashMap<>();
+      for (int i = 0; i < 12; i++) {
+        String name = "m" + i;
+        results.put(name, pool.submit(() -> {
+          Thread.sleep(60);
+          return name.equals("m7") ? "bad" : null;
+        }));
+      }
+      java.util.concurrent.atomic.AtomicInteger pings =
+          new java.util.concurrent.atomic.AtomicInteger();
+      Map<String, String> bad = MapOutputCheck.awaitAll(results, pings::incrementAndGet,
+          java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100));
+      assertEquals(Map.of("m7", "bad"), bad);
+      assertTrue(pings.get() >= 2, pings + " pings");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void anErrorInACheckIsTheReducesNotTheMaps() {
+    Map<String, java.util.concurrent.Future<String>> results = new LinkedHashMap<>();
+    results.put("m0", java.util.concurrent.CompletableFuture.failedFuture(
+        new OutOfMemoryError("Java heap space")));
+    org.junit.jupiter.api.Assertions.assertThrows(OutOfMemoryError.class,
+        () -> MapOutputCheck.awaitAll(results, null, 1_000_000_000L));
+  }
+
+  @Test
   void checkedSeveralAtOnceTheAnswerIsTheSameAndInTheMapsOrder(@TempDir Path tmp)
       throws Exception {
     Map<TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();

@@ -148,9 +148,36 @@ class SlurmPlatformTest {
   }
 
   @Test
-  void theDriverRepeatsARunnersWarning() {
+  void theDriverRepeatsARunnersWarningOnTheConsole() {
     SlurmPlatform slurm = new SlurmPlatform(new Configuration(false));
-    assertEquals(0, slurm.exits(SlurmPlatform.WORK_WARNING + "cannot make /x on node1; ...", 1)
-        .size(), "a warning, not an exit");
+    String warning = SlurmPlatform.WORK_WARNING + "cannot make /x on node1; ...";
+    assertEquals(0, slurm.exits(warning, 1).size(), "a warning, not an exit");
+    org.apache.log4j.Logger notices = org.apache.log4j.Logger.getLogger("ham");
+    List<String> seen = new ArrayList<>();
+    org.apache.log4j.AppenderSkeleton capture = new org.apache.log4j.AppenderSkeleton() {
+      @Override
+      protected void append(org.apache.log4j.spi.LoggingEvent e) {
+        seen.add(e.getLevel() + " " + e.getRenderedMessage());
+      }
+
+      @Override
+      public void close() {
+      }
+
+      @Override
+      public boolean requiresLayout() {
+        return false;
+      }
+    };
+    notices.addAppender(capture);
+    try {
+      slurm.note(warning);
+      slurm.note("3: " + warning);  // srun --label
+      slurm.note("INFO runner started");
+    } finally {
+      notices.removeAppender(capture);
+    }
+    assertEquals(List.of("WARN cannot make /x on node1; ...", "WARN cannot make /x on node1; ..."),
+        seen);
   }
 }
