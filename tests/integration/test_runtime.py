@@ -452,6 +452,19 @@ def test_sleep_job_counters_match_the_local_runner(runs):
     assert local["Reduce input records"] == local["Map output records"]
 
 
+def test_a_reduce_reads_its_map_outputs_with_several_fetchers(runs):
+    """HamShuffle: the sleep job's reduce reads its 100 map outputs from the shared file system
+    with mapreduce.reduce.shuffle.parallelcopies (5) fetchers, each map once (the counters above
+    say every record arrived)."""
+    job = re.search(r"Running job: (job_\S+)", job_log(runs["log"], "sleep")).group(1)
+    syslog = "".join(p.read_text() for p in
+                     runs["shared"].glob(f"*/*/jobs/{job}/logs/attempt_*_r_000000_*.syslog"))
+    shuffled = re.findall(r"localfetcher#(\d+) about to shuffle output of map (attempt_\S+)",
+                          syslog)
+    assert len(shuffled) == 100 and len({m for _, m in shuffled}) == 100, len(shuffled)
+    assert len({f for f, _ in shuffled}) == 5, sorted({f for f, _ in shuffled})
+
+
 def test_testdfsio_writes_the_same_files_and_reads_them_all(runs):
     ham_data = runs["ham"] / "dfsio" / "io_data"
     local_data = runs["local"] / "dfsio" / "io_data"

@@ -28,6 +28,8 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.mapreduce.security.token.JobTokenSecretManager;
+import org.apache.hadoop.mapreduce.task.reduce.HamShuffle;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.StringUtils;
@@ -41,6 +43,7 @@ import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
 final class TaskSetup {
   private static final String FS_FILE_IMPL = "fs.file.impl";
   private static final String HADOOP_COLLECTOR = MapTask.MapOutputBuffer.class.getName();
+  private static final String HADOOP_SHUFFLE = Shuffle.class.getName();
   /** Whether the kernel lists a process's children, as RunnerProcessTree reads them. */
   private static final boolean CHILDREN_LISTED = RunnerProcessTree.available();
 
@@ -62,6 +65,8 @@ final class TaskSetup {
         MapOutputFile.class);
     if (task.isMapTask()) {
       reuseSortBuffer(job);
+    } else {
+      parallelShuffle(job);
     }
     if (CHILDREN_LISTED) {
       processTree(job);
@@ -114,6 +119,16 @@ final class TaskSetup {
           && Files.isRegularFile(f.toPath(), LinkOption.NOFOLLOW_LINKS))) {
         FileUtil.fullyDelete(f);
       }
+    }
+  }
+
+  /**
+   * Hadoop's shuffle reading the map outputs with several fetchers (HamShuffle), unless the
+   * job names its own shuffle (mapreduce.job.reduce.shuffle.consumer.plugin.class).
+   */
+  static void parallelShuffle(JobConf job) {
+    if (HADOOP_SHUFFLE.equals(job.getTrimmed(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE))) {
+      job.set(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HamShuffle.class.getName());
     }
   }
 

@@ -29,6 +29,19 @@ class TaskSetupTest {
   }
 
   @Test
+  void hadoopsShuffleBecomesTheOneWithSeveralFetchersUnlessTheJobNamesItsOwn() {
+    JobConf job = new JobConf();
+    TaskSetup.parallelShuffle(job);
+    assertEquals(org.apache.hadoop.mapreduce.task.reduce.HamShuffle.class.getName(),
+        job.get(org.apache.hadoop.mapreduce.MRConfig.SHUFFLE_CONSUMER_PLUGIN));
+    JobConf own = new JobConf();
+    own.set(org.apache.hadoop.mapreduce.MRConfig.SHUFFLE_CONSUMER_PLUGIN, "com.example.Shuffle");
+    TaskSetup.parallelShuffle(own);
+    assertEquals("com.example.Shuffle",
+        own.get(org.apache.hadoop.mapreduce.MRConfig.SHUFFLE_CONSUMER_PLUGIN));
+  }
+
+  @Test
   void hadoopsCollectorBecomesTheOneKeepingItsSortBuffer() {
     assertEquals(HamMapOutputBuffer.class.getName(), collector(new JobConf()));
   }
