@@ -12,8 +12,8 @@
 # the dd limit runs with dfsio). ROOTS, default "local net", may also name netwd: the network
 # file system with the runners' working directories on it too (runner_local_dir = none, as
 # before they were node-local), and netserial: the network file system with each reduce's
-# check of the map outputs one map at a time (mapreduce.reduce.shuffle.parallelcopies=1, as
-# before it checked several at once); each root after the first is reported against the first.
+# check and read of the map outputs one map at a time (mapreduce.reduce.shuffle.parallelcopies=1,
+# as before they went several at once); each root after the first is reported against the first.
 # Inputs are copied to every root first; outputs are compared between the roots every round. The limit for TestDFSIO is `dd`
 # with the same parallelism: one 64 MB stream per node at once (srun -N3), through each node's
 # own client, buffered with an fsync before close and with O_DIRECT, the better of the two; the
@@ -149,7 +149,7 @@ out, rounds, root = sys.argv[1], int(sys.argv[2]), pathlib.Path(sys.argv[3])
 roots = sys.argv[5:]
 label = {"local": "local dir", "net": "network fs",
          "netwd": "network fs, runners' work dirs on it (runner_local_dir = none)",
-         "netserial": "network fs, reduces check map outputs one at a time (parallelcopies=1)"}
+         "netserial": "network fs, reduces check and read map outputs one at a time (parallelcopies=1)"}
 job_s, dfsio = {}, {}  # (name, fs) -> [job seconds], [TestDFSIO per-stream MB/s] in round order
 map_ms, reduce_ms = {}, {}  # fs -> [median map / reduce attempt ms of the many-map job] by round
 for run in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: int(p.name.split("-")[-1])):

@@ -124,7 +124,7 @@ final class TaskSetup {
 
   /**
    * Hadoop's shuffle reading the map outputs with several fetchers (HamShuffle), unless the
-   * job names its own shuffle (mapreduce.job.reduce.shuffle.consumer.plugin.class).
+   * job names a shuffle other than Hadoop's (mapreduce.job.reduce.shuffle.consumer.plugin.class).
    */
   static void parallelShuffle(JobConf job) {
     if (HADOOP_SHUFFLE.equals(job.getTrimmed(MRConfig.SHUFFLE_CONSUMER_PLUGIN, HADOOP_SHUFFLE))) {

@@ -21,16 +21,17 @@ import org.apache.hadoop.util.Progress;
 /**
  * Hadoop's {@link Shuffle} (3.4.2) for a reduce whose map outputs are files it reads itself
  * (ReduceTask.setLocalMapFiles: HAM's reduces read them from the shared file system), with
- * mapreduce.reduce.shuffle.parallelcopies (5) {@link LocalFetcher}s over disjoint shares of
- * the maps instead of one. Hadoop's local runner reads them one after the other, which on a
- * shared file system makes a reduce wait a few round trips to its servers per map (an open
- * and a read of the index, an open of the output): 42 ms a map on the test cluster's
- * GlusterFS, 12.5 s of a 300-map reduce's 13 (bench/README.md). The fetchers hand their
- * segments to the same scheduler and merge manager as YARN's HTTP fetchers do, several at
- * once. Everything else is Hadoop's: the map-completion events, the wait, the final merge and
- * its errors (a {@link Shuffle.ShuffleError}). Without local map files it is Hadoop's Shuffle.
- * The runner names it in mapreduce.job.reduce.shuffle.consumer.plugin.class when the job
- * names none (runner.TaskSetup).
+ * mapreduce.reduce.shuffle.parallelcopies (5) fetchers over disjoint shares of the maps
+ * instead of one ({@link HamLocalFetcher}: Hadoop's LocalFetcher, which stops). One fetcher
+ * reads the maps one after the other, a few round trips to the file system's servers each (an
+ * open and a read of the index, an open of the output): on the test cluster's GlusterFS 42 ms a
+ * map, 12.5 s of a 300-map reduce's 13 s of shuffle and merge (bench/README.md). The fetchers
+ * hand their segments to one scheduler and merge manager, as YARN's HTTP fetchers do. The rest
+ * is Hadoop's: the map-completion events, the wait, the final merge and its errors (a
+ * {@link Shuffle.ShuffleError}), but a failed shuffle's threads are stopped, since the runner
+ * JVM serves the next task. Without local map files it is Hadoop's Shuffle. The runner names it
+ * in mapreduce.job.reduce.shuffle.consumer.plugin.class unless the job names a shuffle other
+ * than Hadoop's (runner.TaskSetup).
  */
 @SuppressWarnings({"unchecked", "rawtypes"})
 public class HamShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {
@@ -113,18 +114,33 @@ public class HamShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, PARALLEL_COPIES)));
     List<Fetcher<K, V>> fetchers = new ArrayList<>();
     for (Map<TaskAttemptID, MapOutputFile> share : shares(localMapFiles, copies)) {
-      Fetcher<K, V> f = new LocalFetcher<K, V>(jobConf, reduceId, scheduler, merger, reporter,
-          metrics, this, reduceTask.getShuffleSecret(), share);
+      Fetcher<K, V> f = new HamLocalFetcher<K, V>(jobConf, reduceId, scheduler, merger,
+          reporter, metrics, this, reduceTask.getShuffleSecret(), share);
       fetchers.add(f);
       f.start();
     }
 
-    while (!scheduler.waitUntilDone(PROGRESS_FREQUENCY)) {
-      reporter.progress();
-      synchronized (this) {
-        if (throwable != null) {
-          throw new Shuffle.ShuffleError("error in shuffle in " + throwingThreadName, throwable);
+    boolean done = false;
+    try {
+      while (!scheduler.waitUntilDone(PROGRESS_FREQUENCY)) {
+        reporter.progress();
+        synchronized (this) {
+          if (throwable != null) {
+            throw new Shuffle.ShuffleError("error in shuffle in " + throwingThreadName,
+                throwable);
+          }
         }
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        // Unlike Hadoop's (whose JVM ends with the task), nothing may outlive a failed shuffle
+        // in a runner that serves the next task.
+        eventFetcher.shutDown();
+        for (Fetcher<K, V> fetcher : fetchers) {
+          fetcher.shutDown();
+        }
+        scheduler.close();
       }
     }
     eventFetcher.shutDown();
