@@ -80,6 +80,11 @@ TEST_USER=hamuser
 # The shared root, always under the cluster's own directory (env.sh exports it as
 # HAM_CLUSTER_SHARED; a second cluster beside has its own).
 SHARED=$DIR/shared
+# The nodes' node-local directory (HAM's runner_local_dir). The nodes share this host's /tmp
+# with every other test cluster on it, whose job ids are the same numbers, and each cluster's
+# SPANK epilog removes <dir>/ham-<user>/<job id>: one directory per cluster, as each real node
+# has its own /tmp. env.sh exports it as HAM_RUNNER_LOCAL_DIR.
+NODE_LOCAL=$DIR/node-local
 
 log() { echo "cluster.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -345,7 +350,8 @@ cmd_up() {
     # A start-up that fails half-way stops what it started (the logs stay, for the error).
     trap 'log "start-up failed: stopped what it had started; logs in $DIR/log"; cmd_down >/dev/null 2>&1' EXIT
     rm -rf "$DIR/spool" "$DIR/log" "$DIR/etc"
-    mkdir -p "$DIR/log" "$DIR/etc" "$DIR/spool/ctld" "$DIR/run"
+    mkdir -p "$DIR/log" "$DIR/etc" "$DIR/spool/ctld" "$DIR/run" "$NODE_LOCAL"
+    chmod 1777 "$NODE_LOCAL"  # as /tmp
 
     local ctl_addr=127.0.0.1
     if [ "$netns" = 1 ]; then
@@ -393,6 +399,8 @@ export HAM_CLUSTER_SHARED=$SHARED
 export HAM_CLUSTER_FS=$fs_mode
 # The file-system server's address (gluster), on the cluster's first network.
 export HAM_CLUSTER_STORAGE_ADDR=$SUBNET.2
+# The nodes' node-local directory (this cluster's own; HAM's setting runner_local_dir).
+export HAM_RUNNER_LOCAL_DIR=$NODE_LOCAL
 ENV
     if [ "$netns" = 1 ]; then  # the second network (HAM's setting network can name either)
         cat >> "$DIR/env.sh" <<ENV
@@ -414,6 +422,7 @@ conf_sum() {  # what the configuration is made from: a running cluster made othe
 running_matches() {  # running_matches NODES PLUGSTACK FS_MODE NETNS: is the running cluster of that shape?
     [ -f "$DIR/env.sh" ] && [ -f "$DIR/etc/slurm.conf" ] || return 1
     grep -qx "export HAM_CLUSTER_FS=$3" "$DIR/env.sh" || return 1
+    grep -qx "export HAM_RUNNER_LOCAL_DIR=$NODE_LOCAL" "$DIR/env.sh" || return 1
     # Started before the second network existed: restart it.
     [ "$4" = 0 ] || grep -qx "export HAM_CLUSTER_FAST_NET=$FAST_SUBNET.0/24" "$DIR/env.sh" || return 1
     # The login node's client still serves the shared root (not a bare directory left by one).

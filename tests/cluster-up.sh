@@ -14,7 +14,9 @@ SHARED=$DIR/shared  # what cluster.sh mounts
 SPANK_ROOT=$SHARED/ham-spank-root
 mkdir -p "$DIR"
 make -s -C "$REPO/slurm-plugins" install PREFIX="$DIR/ham"
-echo "required $DIR/ham/lib/slurm/ham_spank.so root=$SPANK_ROOT" > "$DIR/plugstack.conf"
+# local=: the nodes' node-local directory (cluster.sh's, exported as HAM_RUNNER_LOCAL_DIR).
+echo "required $DIR/ham/lib/slurm/ham_spank.so root=$SPANK_ROOT local=$DIR/node-local" \
+    > "$DIR/plugstack.conf"
 # A small file system for the "shared root is full" test. Mounted before the nodes start: each
 # node's mount namespace gets a copy of the mount table when its slurmd starts.
 mkdir -p /var/tmp/ham-tiny

@@ -71,8 +71,11 @@ def cluster() -> dict[str, str]:
         pytest.exit("pytest -n: the integration tests need a test cluster per worker; run them "
                     "with tests/run.sh (HAM_TEST_WORKERS), which starts and names them", 2)
     env_file = CLUSTER_DIR / "env.sh"
-    # A cluster started before env.sh named its shared root and port base is restarted.
-    up = env_file.exists() and "HAM_CLUSTER_PORT_BASE" in env_file.read_text() and subprocess.run(
+    # A cluster started before env.sh named its port base and its nodes' node-local directory
+    # is restarted.
+    up = env_file.exists() and all(
+        v in env_file.read_text() for v in ("HAM_CLUSTER_PORT_BASE", "HAM_RUNNER_LOCAL_DIR")
+    ) and subprocess.run(
         ["bash", "-c", f". {env_file} && scontrol ping | grep -q UP"]).returncode == 0
     if not up:
         subprocess.run([str(REPO / "tests" / "cluster-up.sh")], check=True)

@@ -1,4 +1,5 @@
-"""Where tasks work: a node-local directory per runner (runner_local_dir, /tmp by default), as a
+"""Where tasks work: a node-local directory per runner (runner_local_dir, /tmp by default; the
+test cluster's own directory in env.sh, since its nodes share this host's /tmp), as a
 YARN container's working directory is node-local, removed when its runner exits; the shared
 file system with runner_local_dir = "none", and where the user's directory in /tmp is someone
 else's. (The SPANK epilog's removal of a SIGKILLed runner's directory: test_spank.py.)"""
@@ -47,15 +48,22 @@ def run_job(d: Path, env: dict[str, str], expect_stderr: str | None = None, then
     return slurm_job, cwds
 
 
+def user_dir(cluster: dict[str, str]) -> Path:
+    """The user's directory in the nodes' node-local one (the test cluster's own, env.sh's
+    HAM_RUNNER_LOCAL_DIR, as a site sets runner_local_dir; its SPANK epilog's local=)."""
+    return Path(cluster["HAM_RUNNER_LOCAL_DIR"]) / f"ham-{getpass.getuser()}"
+
+
 def test_tasks_work_in_a_node_local_directory_that_goes_with_their_runner(cluster, tmp_path):
     # Inside the allocation (before Slurm's epilog could remove anything): once the job's
     # parked runners' idle second is over, none of their directories is left.
     after = tmp_path / "after.txt"
     slurm_job, cwds = run_job(
         tmp_path, {**cluster, "HAM_RUNNER_WARM_IDLE_MS": "1000"},
-        then=f'sleep 4; ls -A "/tmp/ham-$(id -un)/$SLURM_JOB_ID" > {after} 2>&1; echo $? >> {after}')
+        then=f'sleep 4; ls -A "{user_dir(cluster)}/$SLURM_JOB_ID" > {after} 2>&1; '
+             f'echo $? >> {after}')
     assert after.read_text().endswith("No such file or directory\n2\n"), after.read_text()
-    node_local = Path(f"/tmp/ham-{getpass.getuser()}") / slurm_job
+    node_local = user_dir(cluster) / slurm_job
     pattern = re.compile(re.escape(str(node_local)) + r"/job_\d+_\d+\.[0-9a-f]{8}/g\d+-p\d+"
                          r"\|True\|True")
     assert all(pattern.fullmatch(c) for c in cwds), cwds
@@ -64,14 +72,14 @@ def test_tasks_work_in_a_node_local_directory_that_goes_with_their_runner(cluste
     # (its parked runners stopped, each taking its directory and then the empty parents).
     assert not any(c.startswith(str(tmp_path)) for c in cwds)
     assert not node_local.exists()
-    assert Path(f"/tmp/ham-{getpass.getuser()}").stat().st_mode & 0o777 == 0o700
+    assert user_dir(cluster).stat().st_mode & 0o777 == 0o700
 
 
 def test_runner_local_dir_none_keeps_them_on_the_shared_file_system(cluster, tmp_path):
     slurm_job, cwds = run_job(tmp_path, {**cluster, "HAM_RUNNER_LOCAL_DIR": "none"})
     shared = tmp_path / "shared" / getpass.getuser() / slurm_job
     assert all(c.startswith(f"{shared}/") and c.endswith("|True|True") for c in cwds), cwds
-    assert not (Path(f"/tmp/ham-{getpass.getuser()}") / slurm_job).exists()
+    assert not (user_dir(cluster) / slurm_job).exists()
 
 
 def test_a_node_local_directory_that_is_not_the_users_is_not_used(cluster, tmp_path):

@@ -18,10 +18,19 @@ from tests.integration.conftest import run_ham, session_dir, wait_finished, wait
 from tests.integration.test_non_root import USER, as_user
 
 
-def spank_root() -> Path:
-    """The root= argument of the plugin's line in the plugstack that tests/cluster-up.sh wrote."""
+def plugstack_arg(name: str) -> Path:
+    """An argument of the plugin's line in the plugstack that tests/cluster-up.sh wrote."""
     args = (CLUSTER_DIR / "plugstack.conf").read_text().split()
-    return Path(next(arg.removeprefix("root=") for arg in args if arg.startswith("root=")))
+    return Path(next(arg.removeprefix(f"{name}=") for arg in args if arg.startswith(f"{name}=")))
+
+
+def spank_root() -> Path:
+    return plugstack_arg("root")
+
+
+def runners_local_dir() -> Path:
+    """The user's directory in the nodes' node-local one, as the epilog (local=) knows it."""
+    return plugstack_arg("local") / f"ham-{getpass.getuser()}"
 
 
 def test_prolog_env_and_epilog_after_sigkill(cluster, tmp_path):
@@ -54,7 +63,7 @@ def test_epilog_removes_runner_directories_of_any_job(cluster, tmp_path):
     processes were SIGKILLed: here a batch script that makes one as a runner would, then dies."""
     out = tmp_path / "job.out"
     script = ("#!/bin/bash\n"
-              'top="/tmp/ham-$(id -un)"; d="$top/$SLURM_JOB_ID/job_1_0001.abcd1234/g0-p0"\n'
+              f'top="{runners_local_dir()}"; d="$top/$SLURM_JOB_ID/job_1_0001.abcd1234/g0-p0"\n'
               '# as the runner shell makes them: the top private\n'
               'mkdir -p "$d" && chmod 700 "$top" && echo x > "$d/job.xml" && echo "MADE=$d"\n'
               "kill -KILL $$\n")
@@ -62,10 +71,10 @@ def test_epilog_removes_runner_directories_of_any_job(cluster, tmp_path):
                        capture_output=True, text=True, env=cluster, check=True)
     job_id = r.stdout.strip()
     wait_finished(job_id)
-    node_local = Path(f"/tmp/ham-{getpass.getuser()}") / job_id
+    node_local = runners_local_dir() / job_id
     assert f"MADE={node_local}/job_1_0001.abcd1234/g0-p0" in out.read_text()
     wait_for(lambda: not node_local.exists(), 10, "the epilog")
-    assert Path(f"/tmp/ham-{getpass.getuser()}").is_dir(), "the user's directory stays"
+    assert runners_local_dir().is_dir(), "the user's directory stays"
 
 
 def test_ham_run_uses_the_spank_directory(cluster, tmp_path):
@@ -113,7 +122,7 @@ def test_epilog_cleans_a_real_ham_job_whose_processes_were_all_sigkilled(cluster
             raise AssertionError(f"{e}\n{queue.stdout}\n{output}") from None
         assert list((job_dir / "staging").rglob("job.xml"))
         # The runners work on their nodes (runner_local_dir): SIGKILLed, they cannot remove it.
-        node_local = Path(f"/tmp/ham-{getpass.getuser()}") / job_id
+        node_local = runners_local_dir() / job_id
         assert list(node_local.glob("job_*/g*-p*/job.xml"))
         subprocess.run(["scancel", "--full", "--signal=KILL", job_id], env=cluster, check=True)
         wait_finished(job_id, 120)
