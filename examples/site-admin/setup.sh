@@ -78,9 +78,15 @@ if ! out=$(make -s -C "$PLUGINS" install PREFIX="$PREFIX" 2>&1); then
     exit 1
 fi
 if [ "$before" = "$(cksum < "$plugin")" ]; then echo "unchanged  $plugin"; else echo "wrote      $plugin"; fi
-root=$(env -u HAM_SHARED_ROOT HAM_USER_CONFIG=/dev/null HAM_SITE_CONFIG="$SITE" $HAM config show \
-    | awk '$1 == "shared_root" {gsub(/"/, "", $2); print $2}')
+site_setting() {
+    env -u HAM_SHARED_ROOT -u HAM_RUNNER_LOCAL_DIR HAM_USER_CONFIG=/dev/null HAM_SITE_CONFIG="$SITE" \
+        $HAM config show | awk -v k="$1" '$1 == k {gsub(/"/, "", $2); print $2}'
+}
+root=$(site_setting shared_root)
+# The runners' node-local directory, whose leftovers the epilog removes: local= when not /tmp.
+local_dir=$(site_setting runner_local_dir)
+case $local_dir in /tmp|none) local_arg="" ;; *) local_arg=" local=$local_dir" ;; esac
 echo
 echo "plugstack.conf line for the SPANK plugin, on every node (then restart slurmd); while it is"
 echo "missing, a site file with spank = true makes ham submit and ham run refuse jobs:"
-echo "  required $plugin root=$root"
+echo "  required $plugin root=$root$local_arg"
