@@ -18,19 +18,32 @@ const char *const HAM_JOB_INTERMEDIATE[] = {"intermediate", "work", NULL};
 const char HAM_RESUMABLE[] = "resumable";
 const char HAM_LOCAL_PREFIX[] = "ham-";
 
-int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
+/* "<root>/<prefix><user>/<jobid>" into buf: the one place a user's name becomes part of a path. */
+static int user_path(char *buf, size_t len, const char *root, const char *prefix,
+                     const char *user, unsigned jobid)
 {
     if (root[0] != '/' || user[0] == '\0' || strchr(user, '/') || strcmp(user, "..") == 0 ||
         strcmp(user, ".") == 0) {
         errno = EINVAL;
         return -1;
     }
-    int n = snprintf(buf, len, "%s/%s/%u", root, user, jobid);
+    int n = snprintf(buf, len, "%s/%s%s/%u", root, prefix, user, jobid);
     if (n < 0 || (size_t)n >= len) {
         errno = ENAMETOOLONG;
         return -1;
     }
     return 0;
+}
+
+int ham_job_dir_path(char *buf, size_t len, const char *root, const char *user, unsigned jobid)
+{
+    return user_path(buf, len, root, "", user, jobid);
+}
+
+int ham_local_dir_path(char *buf, size_t len, const char *local, const char *user,
+                       unsigned jobid)
+{
+    return user_path(buf, len, local, HAM_LOCAL_PREFIX, user, jobid);
 }
 
 /* mkdir path 0700 owned by uid:gid; an existing real directory owned by uid is fine. */
@@ -225,21 +238,16 @@ int ham_remove_intermediate(const char *root, const char *user, unsigned jobid)
 int ham_remove_local(const char *local, const char *user, unsigned jobid)
 {
     char real[4096], top[4096], path[4096];
-    if (local[0] != '/' || user[0] == '\0' || strchr(user, '/') || strcmp(user, "..") == 0 ||
-        strcmp(user, ".") == 0) {
-        errno = EINVAL;
-        return -1;
-    }
+    if (ham_local_dir_path(path, sizeof(path), local, user, jobid) != 0)
+        return -1;  /* local relative or user not a name: before realpath makes either a path */
     /* The directory local names (/tmp may be a link to /local/tmp): its mode is checked below,
      * not the link's. */
     if (strlen(local) >= sizeof(real) || realpath(local, real) == NULL)
         return errno == ENOENT ? 0 : -1;
-    int n = snprintf(top, sizeof(top), "%s/%s%s", real, HAM_LOCAL_PREFIX, user);
-    if (n < 0 || (size_t)n >= sizeof(top) ||
-        snprintf(path, sizeof(path), "%s/%u", top, jobid) >= (int)sizeof(path)) {
-        errno = ENAMETOOLONG;
+    if (ham_local_dir_path(path, sizeof(path), real, user, jobid) != 0)
         return -1;
-    }
+    strcpy(top, path);
+    *strrchr(top, '/') = '\0';
     /* Everything below top is safe from other users only if top is a real directory of the
      * caller's (the job's user: the epilog runs this as the user), private as the runner's
      * shell makes it (0700), in a directory where others cannot rename it (sticky like /tmp,

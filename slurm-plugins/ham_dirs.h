@@ -35,6 +35,10 @@ int ham_create_job_dir(const char *root, const char *user, unsigned jobid, uid_t
  * or -1 with errno set on the first failure. */
 int ham_remove_intermediate(const char *root, const char *user, unsigned jobid);
 
+/* Write "<local>/ham-<user>/<jobid>" into buf; errors as ham_job_dir_path's. */
+int ham_local_dir_path(char *buf, size_t len, const char *local, const char *user,
+                       unsigned jobid);
+
 /* Remove <local>/ham-<user>/<jobid>, the node-local working directories a job's task runners
  * left (each removes its own when it exits; not one that was killed), as the job's user.
  * Refuses (EPERM) unless <local>/ham-<user> is a real directory of the calling user's, 0700

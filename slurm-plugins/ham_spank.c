@@ -285,10 +285,10 @@ static void epilog_local(spank_t sp)
     struct job_ctx c;
     if (job_identity(sp, &c.jobid, &c.uid, &c.gid, c.user, sizeof(c.user)) != 0)
         return;
-    char path[8192];
+    char path[4096];
     struct stat st;
-    if (snprintf(path, sizeof(path), "%s/%s%s/%u", local_dir, HAM_LOCAL_PREFIX, c.user,
-                 c.jobid) >= (int)sizeof(path) || lstat(path, &st) != 0)
+    if (ham_local_dir_path(path, sizeof(path), local_dir, c.user, c.jobid) != 0 ||
+        lstat(path, &st) != 0)
         return;
     if (as_user(&c, clean_local) != 0)
         slurm_error("ham: removing the task runners' directory %s of job %u: %s", path, c.jobid,

@@ -26,7 +26,7 @@ import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapred.SpillRecord;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapreduce.CryptoUtils;
-import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.task.reduce.HamShuffle;
 
 /**
  * Checks the map outputs a reduce reads, to name the maps whose output is bad: in a runner
@@ -37,8 +37,6 @@ import org.apache.hadoop.mapreduce.MRJobConfig;
  * its IFile checksum, to find the map behind a checksum or EOF error in the shuffle.
  */
 public final class MapOutputCheck {
-  /** Hadoop's default for mapreduce.reduce.shuffle.parallelcopies (its Shuffle's literal). */
-  private static final int SHUFFLE_PARALLEL_COPIES = 5;
   /** How often a long check tells the driver the attempt is alive. */
   private static final long PING_NANOS = TimeUnit.SECONDS.toNanos(2);
 
@@ -69,8 +67,7 @@ public final class MapOutputCheck {
    */
   private static Map<String, String> check(Map<TaskAttemptID, MapOutputFile> files,
       int partition, JobConf conf, boolean readSegments, Runnable alive) throws IOException {
-    int threads = Math.max(1, Math.min(files.size(),
-        conf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, SHUFFLE_PARALLEL_COPIES)));
+    int threads = HamShuffle.readers(conf, files.size());
     AtomicInteger made = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "ham-map-output-check-" + made.incrementAndGet());

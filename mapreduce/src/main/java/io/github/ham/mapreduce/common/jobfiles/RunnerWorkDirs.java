@@ -3,9 +3,7 @@ package io.github.ham.mapreduce.common.jobfiles;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -120,10 +118,8 @@ public final class RunnerWorkDirs {
         p = p.getParent()) {
       try {
         Files.delete(p);
-      } catch (DirectoryNotEmptyException | NoSuchFileException e) {
-        break;
       } catch (IOException e) {
-        break;
+        break;  // not empty (another runner's), gone, or not ours to remove: the rest stays
       }
     }
     return true;

@@ -85,6 +85,15 @@ public class HamShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         context.getMapOutputFile());
   }
 
+  /**
+   * How many of its {@code maps} outputs a reduce reads at once (and checks at once before,
+   * MapOutputCheck): mapreduce.reduce.shuffle.parallelcopies, at least one, at most one a map.
+   */
+  public static int readers(JobConf conf, int maps) {
+    return Math.max(1, Math.min(maps,
+        conf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, PARALLEL_COPIES)));
+  }
+
   /** The maps in {@code n} shares, dealt in turn (each share a spread of the job's maps). */
   static <T> List<Map<TaskAttemptID, T>> shares(Map<TaskAttemptID, T> maps, int n) {
     List<Map<TaskAttemptID, T>> out = new ArrayList<>();
@@ -110,17 +119,15 @@ public class HamShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
         new EventFetcher<K, V>(reduceId, umbilical, scheduler, this, maxEventsToFetch);
     eventFetcher.start();
 
-    int copies = Math.max(1, Math.min(localMapFiles.size(),
-        jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, PARALLEL_COPIES)));
     List<Fetcher<K, V>> fetchers = new ArrayList<>();
-    for (Map<TaskAttemptID, MapOutputFile> share : shares(localMapFiles, copies)) {
+    for (Map<TaskAttemptID, MapOutputFile> share
+        : shares(localMapFiles, readers(jobConf, localMapFiles.size()))) {
       Fetcher<K, V> f = new HamLocalFetcher<K, V>(jobConf, reduceId, scheduler, merger,
           reporter, metrics, this, reduceTask.getShuffleSecret(), share);
       fetchers.add(f);
       f.start();
     }
 
-    boolean done = false;
     try {
       while (!scheduler.waitUntilDone(PROGRESS_FREQUENCY)) {
         reporter.progress();
@@ -131,23 +138,15 @@ public class HamShuffle<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionR
           }
         }
       }
-      done = true;
     } finally {
-      if (!done) {
-        // Unlike Hadoop's (whose JVM ends with the task), nothing may outlive a failed shuffle
-        // in a runner that serves the next task.
-        eventFetcher.shutDown();
-        for (Fetcher<K, V> fetcher : fetchers) {
-          fetcher.shutDown();
-        }
-        scheduler.close();
+      // As Hadoop's after the wait; after a failure too (Hadoop's leaves them, its JVM ending
+      // with the task): nothing may outlive a shuffle in a runner that serves the next task.
+      eventFetcher.shutDown();
+      for (Fetcher<K, V> fetcher : fetchers) {
+        fetcher.shutDown();
       }
+      scheduler.close();
     }
-    eventFetcher.shutDown();
-    for (Fetcher<K, V> fetcher : fetchers) {
-      fetcher.shutDown();
-    }
-    scheduler.close();
 
     copyPhase.complete();
     taskStatus.setPhase(TaskStatus.Phase.SORT);
