@@ -16,7 +16,7 @@ from ham.session import CLIENT_JIT_OPTS
 from hambench.util import WORK, BenchError, run
 
 
-def _site(props: Mapping[str, object]) -> str:
+def site(props: Mapping[str, object]) -> str:
     body = "".join(f"  <property><name>{k}</name><value>{v}</value></property>\n"
                    for k, v in props.items())
     return f'<?xml version="1.0"?>\n<configuration>\n{body}</configuration>\n'
@@ -39,8 +39,8 @@ def prepare(env: Mapping[str, str], bundle: Path) -> dict[str, str]:
     core-site and the local framework, HADOOP_CLIENT_OPTS as above."""
     conf = WORK / "local-conf"
     conf.mkdir(parents=True, exist_ok=True)
-    (conf / "core-site.xml").write_text(_site(core_site()))
-    (conf / "mapred-site.xml").write_text(_site({"mapreduce.framework.name": "local"}))
+    (conf / "core-site.xml").write_text(site(core_site()))
+    (conf / "mapred-site.xml").write_text(site({"mapreduce.framework.name": "local"}))
     log4j = bundle / "etc" / "hadoop" / "log4j.properties"
     if log4j.is_file():  # the job's log lines, as without HADOOP_CONF_DIR
         (conf / "log4j.properties").write_text(log4j.read_text())

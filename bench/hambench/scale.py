@@ -21,6 +21,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from hambench import localconf
 from hambench.util import REPO, WORK, BenchError, log
 
 SCALE = WORK / "scale"
@@ -54,8 +55,9 @@ def snapshot_classes() -> Path:
 
 
 def _conf_dir(dist: Path, tag: str) -> Path:
-    """The driver JVM's log4j.properties, rendered from HAM's own template as `ham run` does:
-    the client's lines on the console, the driver's (one per task) in driver.log."""
+    """The driver JVM's log4j.properties, rendered from HAM's own template as `ham run` does
+    (the client's lines on the console, the driver's, one per task, in driver.log), and HAM's
+    core-site."""
     from ham import render
     from ham.jobconf import DRIVER_LOGGERS
     d = SCALE / "conf" / tag
@@ -63,7 +65,9 @@ def _conf_dir(dist: Path, tag: str) -> Path:
     (d / "log4j.properties").write_text(render.render(
         "log4j.properties.j2", level="INFO", driver_log=str(SCALE / "logs" / f"{tag}.driver.log"),
         driver_loggers=DRIVER_LOGGERS))
-    shutil.copy(dist / "etc" / "hadoop" / "core-site.xml", d / "core-site.xml")
+    # The core-site a HAM job's client gets (its buffers and local file system), which the
+    # driver's history and status files are written through.
+    (d / "core-site.xml").write_text(localconf.site(localconf.core_site()))
     return d
 
 
@@ -77,7 +81,8 @@ def classpath(dist: Path, classes: Path, conf: Path) -> str:
 def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: int,
             heartbeat_ms: int, warmup: int = WARMUP_MAPS, extra_conf: list[str] | None = None,
             connect_ramp_ms: int = -1, timeout: float = 3600,
-            client_jit: str = "tiered", sim_warmup: int = 0) -> dict[str, Any]:
+            client_jit: str = "tiered", sim_warmup: int = 0,
+            extra_args: list[str] | None = None) -> dict[str, Any]:
     """One configuration in a fresh JVM; returns ScaleBench's JSON ({metrics, config,
     failures, done_per_10ms}). The driver's JVM runs at nice DRIVER_NICE (the machine is
     shared) and ScaleBench starts the runner JVMs 9 below it, at 19: a driver at 19 would leave
@@ -100,6 +105,7 @@ def run_one(dist: Path, classes: Path, tag: str, maps: int, runners: int, hang: 
             "--work", str(SCALE / "run" / tag), "--out", str(out)]
     for c in extra_conf or []:
         argv += ["--conf", c]
+    argv += extra_args or []
     with logf.open("w") as f:
         f.write("$ " + " ".join(argv) + "\n")
         f.flush()

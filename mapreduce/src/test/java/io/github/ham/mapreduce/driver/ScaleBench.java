@@ -591,7 +591,9 @@ public final class ScaleBench {
           }
         }
       }
-      Thread.sleep(pending ? 10 : 50);
+      // Every 0.1 s: lost_detect_s is seconds (the heartbeat timeout), and this thread's CPU
+      // counts as the driver's (at every 10 ms it was 2% of a core in an async-profiler run).
+      Thread.sleep(100);
     }
     return hangs;
   }
