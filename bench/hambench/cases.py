@@ -56,6 +56,14 @@ class Params:
     scale_sim_warmup: int = 2_000
     # the driver JVM's JIT, as the setting client_jit gives a job's client JVM (its default)
     scale_client_jit: str = field(default_factory=_client_jit_default)
+    # load: the driver of a load_maps job with each of scale_runners simulated runners, maps of
+    # each kind (load_kinds: "commit", a map-only job's maps writing output, 2 round trips a
+    # task; "nocommit", maps with nothing to commit, as a job with reduces has, 1), at each
+    # offered load (load_offered tasks a second: each runner's tasks last runners x 1000 /
+    # offered ms on average; 0: none, each runner asks again at once, as in `scale`)
+    load_maps: int = 30_000
+    load_kinds: list[str] = field(default_factory=lambda: ["commit", "nocommit"])
+    load_offered: list[int] = field(default_factory=lambda: [0, 1_000])
     yarn: bool = True
     lustre: bool = True              # also run TestDFSIO on lustre://
     cases: list[str] = field(default_factory=lambda: list(ALL_CASES))
@@ -71,14 +79,14 @@ class Params:
                    nodes_wc_mib=4, yarn_default_max_maps=12, mix_jobs=3, mix_parallel=3,
                    mix_wc_mib=4, dfsio_files=3, dfsio_mb=16, dfsio_settle_s=1, driver_maps=60,
                    driver_runners_per_node=2, resume_maps=12, resume_map_ms=500, warm_jobs=4,
-                   scale_maps=[1_000], scale_runners=[100],
+                   scale_maps=[1_000], scale_runners=[100], load_maps=1_000,
                    cases=["jobs", "dfsio"])
 
 
 # jobs: the growth points and job mixes of every system (hambench/rounds.py)
-ALL_CASES = ("jobs", "dfsio", "driver", "resume", "warm", "scale")
+ALL_CASES = ("jobs", "dfsio", "driver", "resume", "warm", "scale", "load")
 # Cases that need no Slurm cluster (the suite leaves the test cluster alone when only these run)
-NO_CLUSTER_CASES = ("scale",)
+NO_CLUSTER_CASES = ("scale", "load")
 
 # TestDFSIO on lustre:// (setting filesystem = lustre) with lustre_root = WORK: the same
 # directories as the file:// run, reached through HAM's Lustre file system (raw, large buffers,

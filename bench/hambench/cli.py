@@ -49,10 +49,14 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
                  "mix_jobs", "mix_parallel", "mix_wc_mib", "dfsio_files", "dfsio_mb",
                  "dfsio_settle_s", "driver_maps", "driver_runners_per_node", "resume_maps",
                  "resume_map_ms", "warm_jobs", "warm_wc_mib", "scale_heartbeat_ms", "scale_connect_ramp_ms",
-                 "scale_sim_warmup"):
+                 "scale_sim_warmup", "load_maps"):
         ap.add_argument("--" + name.replace("_", "-"), type=int, dest=name)
-    for name in ("maps", "wc_mib", "tera_mb", "node_counts", "scale_maps", "scale_runners"):
+    for name in ("maps", "wc_mib", "tera_mb", "node_counts", "scale_maps", "scale_runners",
+                 "load_offered"):
         ap.add_argument("--" + name.replace("_", "-"), dest=name, metavar="N,N,...", type=_ints)
+    ap.add_argument("--load-kinds", dest="load_kinds", metavar="KIND,...",
+                    type=lambda v: [x for x in v.split(",") if x],
+                    help=f"load: comma list of {','.join(scale.LOAD_KINDS)}")
     a = ap.parse_args(argv)
     p = C.Params.smoke() if a.smoke else C.Params()
     for k, v in vars(a).items():
@@ -65,6 +69,9 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
         bad = set(p.cases) - set(C.ALL_CASES)
         if bad:
             ap.error(f"unknown case(s): {', '.join(sorted(bad))}")
+    bad = set(p.load_kinds) - set(scale.LOAD_KINDS)
+    if bad:
+        ap.error(f"unknown load kind(s): {', '.join(sorted(bad))}")
     if a.no_yarn:
         p.yarn = False
     if a.no_lustre:
@@ -93,7 +100,7 @@ def main(argv: list[str]) -> int:
     if not set(p.cases) <= set(C.NO_CLUSTER_CASES):
         ensure_cluster(env)
     env["HAM_BUNDLE_DIR"] = str(snapshot_dist())
-    scale_classes = scale.snapshot_classes() if "scale" in p.cases else None
+    scale_classes = scale.snapshot_classes() if {"scale", "load"} & set(p.cases) else None
     if "jobs" in p.cases and any(x.startswith("yarn") for x in systems) \
             and not any(YARN_LIB.glob("hadoop-yarn-server-resourcemanager-*.jar")):
         raise SystemExit(f"{YARN_LIB} has no YARN jars: run bench/run.sh (it fetches them with "
@@ -203,6 +210,10 @@ def main(argv: list[str]) -> int:
                             scale_classes, rnd, p.scale_maps, p.scale_runners,
                             p.scale_heartbeat_ms, record, a.scale_conf,
                             p.scale_connect_ramp_ms, p.scale_client_jit, p.scale_sim_warmup)
+        if "load" in p.cases:
+            scale.run_load_round(Path(a.scale_dist) if a.scale_dist
+                                 else Path(env["HAM_BUNDLE_DIR"]), scale_classes, rnd, p, record,
+                                 a.scale_conf)
         meta["duration_s"] = time.time() - t_suite
         write_all(out, meta, samples)
         log(f"round {rnd + 1} done at {meta['duration_s'] / 60:.1f} min; results in {out}")

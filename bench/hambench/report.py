@@ -41,18 +41,29 @@ SCALE_COLUMNS = ["dispatches_per_s", "steady_dispatches_per_s", "driver_cpu_ms_p
 
 # scale: issue 32's targets for the driver in machine-independent units, per configuration
 # (metric, goal as shown, test): a 2-core machine shares its cores between the driver and the
-# simulated runners, so dispatches/s says little; the driver's own CPU a dispatch, the task
-# requests' latency as the runners see it and the time until every runner is connected do.
+# simulated runners, so dispatches/s says little; the driver's own CPU a dispatch and the time
+# until every runner is connected do. The task requests' latency is held to its target in the
+# load case, below the driver's capacity: here every runner asks again at once, a closed loop
+# in which a request waits for the runners' number over the dispatch rate (Little's law:
+# 10,000 runners at 2,000 a second, 5 s) whatever the driver does.
 SCALE_TARGETS: list[tuple[str, str, str, float]] = [
     ("driver_cpu_ms_per_dispatch", "driver CPU a dispatch", "<= 0.1 ms", 0.1),
-    ("rpc_getTask_p99_ms", "task request p99", "< 100 ms", 100.0),
     ("connect_s", "all runners connected", "<= 2 s", 2.0),
 ]
 
 
+# load: its table's columns (one row per kind x runners x offered load), also the only load
+# metrics listed under "All metrics"
+LOAD_COLUMNS = ["task_ms", "dispatches_per_s", "driver_cpu_ms_per_dispatch", "driver_cpu_util",
+                "rpc_getTask_p50_ms", "rpc_getTask_p99_ms", "rpc_getTask_first_p99_ms",
+                "connect_s"]
+LOAD_KIND_NAMES = {"commit": "maps that commit (a map-only job's output: 2 round trips a task)",
+                   "nocommit": "maps with nothing to commit (a job with reduces: 1 round trip)"}
+
+
 def _scale_met(metric: str, value: float) -> bool:
     goal = next(g for m, _, _, g in SCALE_TARGETS if m == metric)
-    return value < goal if metric == "rpc_getTask_p99_ms" else value <= goal
+    return value <= goal
 
 @dataclass
 class Stat:
@@ -142,11 +153,37 @@ def targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
         for r, worst in sorted(by_runners.items()):
             add(f"scale (#32): {what}, {r:,} runners (worst over maps)", goal, worst,
                 _scale_met(metric, worst))
+    for (kind, r, offered), ms in sorted(load_stats(summary).items()):
+        if offered == 0 and "driver_cpu_ms_per_dispatch" in ms:
+            x = ms["driver_cpu_ms_per_dispatch"].median
+            add(f"load (#32): driver CPU a dispatch, {LOAD_KIND_NAMES.get(kind, kind)}, {r:,} "
+                f"runners asking as fast as they can", "<= 0.1 ms", x, x <= 0.1)
+        if offered > 0 and "rpc_getTask_p99_ms" in ms:
+            x = ms["rpc_getTask_p99_ms"].median
+            add(f"load (#32): task request p99 (a runner's first aside), {kind}, {r:,} runners, "
+                f"{offered:,} tasks/s offered", "< 100 ms", x, x < 100)
     slope = heap_slope(summary)
     if slope is not None:
         add("scale: driver heap per pending task (slope over maps, worst)", "< 2048 B", slope,
             slope < 2048)
     return t
+
+
+def load_stats(summary: dict[str, Any]) -> dict[tuple[str, int, int], dict[str, "Stat"]]:
+    """(kind, runners, offered) -> the load case's metrics."""
+    from hambench.scale import parse_load_variant
+    return {parse_load_variant(v): ms for v, ms in summary.get("load", {}).items()}
+
+
+def load_table(summary: dict[str, Any]) -> list[str]:
+    L = ["", "## Load: the driver at a given offered load (medians; offered 0: each runner "
+         "asks again at once)", "",
+         "| kind | runners | offered tasks/s | " + " | ".join(LOAD_COLUMNS) + " |",
+         "|---|---|---|" + "---|" * len(LOAD_COLUMNS)]
+    for (kind, r, offered), ms in sorted(load_stats(summary).items()):
+        L.append(f"| {kind} | {r} | {offered} | " + " | ".join(
+            _fmt(ms[c].median) if c in ms else "-" for c in LOAD_COLUMNS) + " |")
+    return L
 
 
 def scale_grid(summary: dict[str, Any], metric: str) -> dict[tuple[int, int], float]:
@@ -227,12 +264,15 @@ def markdown(meta: dict[str, Any], summary: dict[str, Any], prs: list[dict[str, 
     if "scale" in summary:
         L += scale_target_table(summary)
         L += scale_table(summary)
+    if "load" in summary:
+        L += load_table(summary)
     L += ["", "## All metrics", "", "| case | variant | metric | median | min | max | n |",
           "|---|---|---|---|---|---|---|"]
     for case, vs in summary.items():
         for variant, ms in vs.items():
             for metric, s in ms.items():
-                if case == "scale" and metric not in SCALE_COLUMNS:
+                if (case == "scale" and metric not in SCALE_COLUMNS) or (
+                        case == "load" and metric not in LOAD_COLUMNS):
                     continue
                 L.append(f"| {case} | {variant} | {metric} | {_fmt(s.median)} | {_fmt(s.min)} | "
                          f"{_fmt(s.max)} | {s.n} |")
@@ -307,7 +347,8 @@ def scale_target_table(summary: dict[str, Any]) -> list[str]:
     L = ["", "## Scale against issue 32's targets (medians; the driver's own cost, not the "
          "machine's)", "",
          "| maps | runners | dispatches/s | driver CPU ms a dispatch (<= 0.1) | "
-         "task request p50 ms | task request p99 ms (< 100) | all connected s (<= 2) | "
+         "task request p50 ms | task request p99 ms (closed loop: see Load) | "
+         "all connected s (<= 2) | "
          "of which the runners' start ramp s | driver CPU ms a connection | driver CPU s to "
          "connect every runner on its own connection (<= 2) |",
          "|---|---|---|---|---|---|---|---|---|---|"]

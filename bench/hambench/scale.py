@@ -45,6 +45,24 @@ def parse_variant(v: str) -> tuple[int, int]:
     return int(m), int(r)
 
 
+# Case `load`: kinds of map (ScaleBench --commit) and their round trips to the driver a task.
+LOAD_KINDS = ("commit", "nocommit")
+
+
+def load_variant(kind: str, runners: int, offered: int) -> str:
+    return f"{kind}-r{runners}-o{offered}"
+
+
+def parse_load_variant(v: str) -> tuple[str, int, int]:
+    kind, r, o = v.split("-")
+    return kind, int(r[1:]), int(o[1:])
+
+
+def load_task_ms(runners: int, offered: int) -> int:
+    """A task's mean time that makes `runners` runners offer `offered` tasks a second."""
+    return round(runners * 1000 / offered) if offered else 0
+
+
 def snapshot_classes() -> Path:
     """The harness's classes, copied like the bundle, so that a rebuild cannot change a run."""
     if not (TEST_CLASSES / "io/github/ham/mapreduce/driver/ScaleBench.class").is_file():
@@ -156,3 +174,33 @@ def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: lis
         except Exception as e:  # noqa: BLE001 - one configuration failing is a result
             record("scale", v, rnd, error=str(e))
         log(f"  scale {v} done")
+
+
+def run_load_round(dist: Path, classes: Path, rnd: int, p: Any, record: Any,
+                   extra_conf: list[str] | None = None) -> None:
+    """Case `load`: for each kind of map, runner count and offered load, the driver's CPU a
+    dispatch and the task requests' latency as the runners see it, a runner's first request
+    (the burst at go, when every runner asks at once) apart from the others. No runner hangs
+    (a hang would hold each job's end for the heartbeat timeout)."""
+    for kind in p.load_kinds:
+        for r in sorted(p.scale_runners):
+            for offered in p.load_offered:
+                v = load_variant(kind, r, offered)
+                try:
+                    res = run_one(dist, classes, f"r{rnd}-load-{v}", p.load_maps, r, hang=0,
+                                  heartbeat_ms=p.scale_heartbeat_ms, extra_conf=extra_conf,
+                                  connect_ramp_ms=p.scale_connect_ramp_ms,
+                                  client_jit=p.scale_client_jit, sim_warmup=p.scale_sim_warmup,
+                                  extra_args=["--commit", str(kind == "commit").lower(),
+                                              "--task-ms", str(load_task_ms(r, offered))])
+                    metrics = {k: x for k, x in res["metrics"].items()
+                               if isinstance(x, (int, float))}
+                    metrics["task_ms"] = load_task_ms(r, offered)
+                    record("load", v, rnd, metrics,
+                           {"thread_cpu_ms_per_dispatch":
+                            res["metrics"]["thread_cpu_ms_per_dispatch"],
+                            "config": res["config"], "failures": res["failures"],
+                            "timeline": timeline(res)})
+                except Exception as e:  # noqa: BLE001 - one configuration failing is a result
+                    record("load", v, rnd, error=str(e))
+                log(f"  load {v} done")

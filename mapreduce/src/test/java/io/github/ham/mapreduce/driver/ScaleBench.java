@@ -201,7 +201,9 @@ public final class ScaleBench {
         "-D" + SimRunners.RUNNERS + "=" + runners, "-D" + SimRunners.JVMS + "=" + jvms,
         "-D" + SimRunners.MAPS + "=" + maps, "-D" + SimRunners.DIR + "=" + gates,
         "-D" + SimRunners.COMMIT + "=" + commit, "-D" + SimRunners.HANG + "=" + hang,
-        "-D" + SimRunners.TASK_MS + "=" + taskMs, "-D" + SimRunners.WARMUP + "=" + simWarmup,
+        // The warm-up job's tasks take no time: it is there to compile the driver's code.
+        "-D" + SimRunners.TASK_MS + "=" + (name.equals("warmup") ? 0 : taskMs),
+        "-D" + SimRunners.WARMUP + "=" + simWarmup,
         "-D" + SimRunners.CONNECT_RAMP_MS + "=" + (connectRampMs >= 0 ? connectRampMs : runners),
         "-D" + SimRunners.PER_CONNECTION + "=" + perConnection(runners)));
     // A young generation that holds a few seconds of allocation: every collection stops

@@ -82,7 +82,8 @@ public final class SimRunners {
   /** Attempts this JVM ends against a stand-in before it connects ({@link SimWarmUp}). */
   static final String WARMUP = "ham.scale.sim.warmup";
   /** The RPCs a runner makes, for the latency histograms. */
-  static final List<String> CALLS = List.of("getTask", "getTask_idle", "commitPending",
+  static final List<String> CALLS = List.of("getTask", "getTask_first", "getTask_idle",
+      "commitPending",
       "canCommit", "statusUpdate", "done", "connect");
   /** Round trips to the driver per task (first getTask aside), as TaskEndCalls makes them. */
   static int rpcsPerTask(boolean commit) {
@@ -344,6 +345,7 @@ public final class SimRunners {
     org.apache.hadoop.mapred.JobID job = org.apache.hadoop.mapred.JobID.downgrade(jobId);
     TaskEndCalls calls = new TaskEndCalls(driver, job, pid, runnerId);
     TaskUmbilicalProtocol umbilical = calls.forTask();
+    boolean first = true;
     while (true) {
       JvmTask next;
       long t0 = System.nanoTime();
@@ -370,7 +372,10 @@ public final class SimRunners {
         Thread.sleep(idle.pauseMs(took / 1_000_000));
         continue;
       }
-      latency.get("getTask").add(took);
+      // A runner's first task request is apart: at go every runner asks at once, and the
+      // last of that burst waits for all the others to be served whatever the driver does.
+      latency.get(first ? "getTask_first" : "getTask").add(took);
+      first = false;
       idle.reset();
       Task task = next.getTask();
       TaskAttemptID attempt = task.getTaskID();
@@ -391,6 +396,13 @@ public final class SimRunners {
         Thread.sleep(Long.MAX_VALUE);  // silent for good; a daemon thread, gone with the JVM
       }
       try {
+        if (taskMs > 0) {
+          // The task's work (not in the warm-up, which ends at once): taskMs on average,
+          // uniform in 0.5-1.5x, as real tasks differ; equal times would keep the runners
+          // asking in waves, all of them at once, as they did at go.
+          Thread.sleep(taskMs / 2 + java.util.concurrent.ThreadLocalRandom.current()
+              .nextLong(taskMs + 1));
+        }
         endAttempt(umbilical, attempt, tasks.get(), latency);
         long end = System.currentTimeMillis();
         lastContact = end;
@@ -411,9 +423,6 @@ public final class SimRunners {
    */
   private void endAttempt(TaskUmbilicalProtocol umbilical, TaskAttemptID attempt, long seq,
       Map<String, Histogram> times) throws IOException, InterruptedException {
-    if (taskMs > 0) {
-      Thread.sleep(taskMs);
-    }
     long t0;
     if (commit) {
       t0 = System.nanoTime();
