@@ -26,13 +26,22 @@ public final class IdNames {
 
   /** {@code new TaskID(job, type, index).toString()}. */
   public String task(TaskType type, int index) {
-    return name(new StringBuilder(40).append(taskPrefix), type, index).toString();
+    return appendTask(new StringBuilder(40), type, index).toString();
   }
 
   /** {@code new TaskAttemptID(new TaskID(job, type, index), attempt).toString()}. */
   public String attempt(TaskType type, int index, int attempt) {
-    return name(new StringBuilder(48).append(attemptPrefix), type, index).append('_')
-        .append(attempt).toString();
+    return appendAttempt(new StringBuilder(48), type, index, attempt).toString();
+  }
+
+  /** {@link #task}'s name appended to {@code b}, without a String of its own. */
+  public StringBuilder appendTask(StringBuilder b, TaskType type, int index) {
+    return name(b.append(taskPrefix), type, index);
+  }
+
+  /** {@link #attempt}'s name appended to {@code b}, without a String of its own. */
+  public StringBuilder appendAttempt(StringBuilder b, TaskType type, int index, int attempt) {
+    return name(b.append(attemptPrefix), type, index).append('_').append(attempt);
   }
 
   /** Whether {@code task} is one of this job's, whose names this object makes. */
@@ -45,10 +54,13 @@ public final class IdNames {
 
   private static StringBuilder name(StringBuilder b, TaskType type, int index) {
     b.append(TaskID.getRepresentingCharacter(type)).append('_');
-    String digits = Integer.toString(index);
-    for (int i = digits.length(); i < 6; i++) {
+    int digits = 1;
+    for (int x = index; x >= 10; x /= 10) {
+      digits++;
+    }
+    for (int i = digits; i < 6; i++) {
       b.append('0');
     }
-    return b.append(digits);
+    return b.append(index);
   }
 }

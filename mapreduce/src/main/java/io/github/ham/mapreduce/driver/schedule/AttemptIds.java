@@ -31,6 +31,18 @@ public final class AttemptIds {
         key.attempt());
   }
 
+  /** {@link #taskName} appended to {@code b} (the status record writes one per attempt). */
+  public StringBuilder appendTaskName(StringBuilder b, TaskKey key) {
+    return names.appendTask(b, key.isMap() ? TaskType.MAP : TaskType.REDUCE, key.index());
+  }
+
+  /** {@link #attemptName} appended to {@code b}. */
+  public StringBuilder appendAttemptName(StringBuilder b, AttemptKey key) {
+    TaskKey task = key.task();
+    return names.appendAttempt(b, task.isMap() ? TaskType.MAP : TaskType.REDUCE, task.index(),
+        key.attempt());
+  }
+
   public JobID job() {
     return job;
   }

@@ -36,6 +36,9 @@ class StatusRecordTest {
     AttemptKey m1 = s.assign("node2/g0-p1/12", 1000);
     s.failed(m0, "java.io.IOException: \"disk\" on fire\n\tat Foo.bar(Foo.java:1) \u00e9", 2000);
     s.succeeded(s.assign("node3/g0-p2/13", 3000), 6000);
+    // a line longer than the writer's buffer of ASCII lines: written another way, the same
+    s.failed(s.assign("node3/g0-p2/13", 7000), "java.io.IOException: " + "x".repeat(3000),
+        8000);
     s.progress(m1, 0.5f, 9000);
     Counters counters = new Counters();
     counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).increment(42);
@@ -54,7 +57,7 @@ class StatusRecordTest {
       assertEquals(StatusRecord.JOB_FIELDS, List.copyOf(written.keySet()));
     }
     List<String> lines = Files.readAllLines(file.toPath());
-    assertTrue(lines.stream().filter(l -> l.trim().startsWith("{\"id\":")).count() == 3,
+    assertTrue(lines.stream().filter(l -> l.trim().startsWith("{\"id\":")).count() == 4,
         "one line per attempt");
   }
 }

@@ -15,13 +15,18 @@ class AttemptIdsTest {
   void namesAreHadoopsOwn() {
     for (JobID job : new JobID[] {new JobID("1700000000000", 7), new JobID("42", 123456)}) {
       AttemptIds ids = new AttemptIds(job);
-      for (int index : new int[] {0, 7, 999_999, 1_000_000, 12_345_678}) {
+      for (int index : new int[] {0, 7, 9, 10, 99_999, 100_000, 999_999, 1_000_000,
+          12_345_678, Integer.MAX_VALUE}) {
         for (boolean isMap : new boolean[] {true, false}) {
           TaskKey task = new TaskKey(isMap, index);
           assertEquals(ids.task(task).toString(), ids.taskName(task));
+          assertEquals("x" + ids.task(task), ids.appendTaskName(new StringBuilder("x"), task)
+              .toString());
           for (int attempt : new int[] {0, 3, 1000}) {
             AttemptKey key = new AttemptKey(task, attempt);
             assertEquals(ids.attempt(key).toString(), ids.attemptName(key));
+            assertEquals("x" + ids.attempt(key), ids.appendAttemptName(new StringBuilder("x"),
+                key).toString());
             assertEquals(key, ids.keyOf(TaskAttemptID.forName(ids.attemptName(key))));
           }
         }
