@@ -72,6 +72,10 @@ def parse(argv: list[str]) -> tuple[C.Params, argparse.Namespace]:
     bad = set(p.load_kinds) - set(scale.LOAD_KINDS)
     if bad:
         ap.error(f"unknown load kind(s): {', '.join(sorted(bad))}")
+    problem = scale.load_params_problem(p.load_maps, p.load_kinds, p.scale_runners,
+                                        p.load_offered)
+    if problem:
+        ap.error(problem)
     if a.no_yarn:
         p.yarn = False
     if a.no_lustre:
@@ -129,7 +133,9 @@ def main(argv: list[str]) -> int:
                   f"{p.dfsio_files} x {p.dfsio_mb} MB; driver {p.driver_maps} no-op maps on "
                   f"{p.nodes * p.driver_runners_per_node} runners; resume {p.resume_maps} "
                   f"maps x {p.resume_map_ms} ms stopped half-way; scale {p.scale_maps} maps x "
-                  f"{p.scale_runners} simulated runners; {p.nodes} nodes x "
+                  f"{p.scale_runners} simulated runners; load {p.load_maps} maps x "
+                  f"{p.scale_runners} runners, kinds {p.load_kinds}, offered {p.load_offered} "
+                  f"tasks/s; {p.nodes} nodes x "
                   f"{p.slots_per_node} slot(s)"),
     }
 

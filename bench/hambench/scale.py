@@ -63,6 +63,27 @@ def load_task_ms(runners: int, offered: int) -> int:
     return round(runners * 1000 / offered) if offered else 0
 
 
+def load_params_problem(maps: int, kinds: list[str], runners: list[int],
+                        offered: list[int]) -> str | None:
+    """What makes the load case's parameters unusable, in one line, or None."""
+    for name, values in (("--load-kinds", kinds), ("--scale-runners", runners),
+                         ("--load-offered", offered)):
+        if not values:
+            return f"{name} is empty: give at least one value"
+        if len(set(values)) != len(values):
+            return f"{name} repeats a value: {','.join(map(str, values))}"
+    if maps < 1 or min(runners) < 1:
+        return "--load-maps and --scale-runners must be at least 1"
+    if min(offered) < 0:
+        return "--load-offered must be 0 (runners ask again at once) or a rate in tasks/s"
+    for r in runners:
+        for o in offered:
+            if o and load_task_ms(r, o) < 1:
+                return (f"--load-offered {o} with {r} runners makes tasks of under 1 ms: "
+                        f"offer at most {r * 1000} tasks/s")
+    return None
+
+
 def snapshot_classes() -> Path:
     """The harness's classes, copied like the bundle, so that a rebuild cannot change a run."""
     if not (TEST_CLASSES / "io/github/ham/mapreduce/driver/ScaleBench.class").is_file():
@@ -77,12 +98,12 @@ def _conf_dir(dist: Path, tag: str) -> Path:
     (the client's lines on the console, the driver's, one per task, in driver.log), and HAM's
     core-site."""
     from ham import render
-    from ham.jobconf import DRIVER_LOGGERS
+    from ham.jobconf import DRIVER_LOG_APPENDER, DRIVER_LOGGERS
     d = SCALE / "conf" / tag
     d.mkdir(parents=True, exist_ok=True)
     (d / "log4j.properties").write_text(render.render(
         "log4j.properties.j2", level="INFO", driver_log=str(SCALE / "logs" / f"{tag}.driver.log"),
-        driver_loggers=DRIVER_LOGGERS))
+        driver_appender=DRIVER_LOG_APPENDER, driver_loggers=DRIVER_LOGGERS))
     # The core-site a HAM job's client gets (its buffers and local file system), which the
     # driver's history and status files are written through.
     (d / "core-site.xml").write_text(localconf.site(localconf.core_site()))

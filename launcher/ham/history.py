@@ -34,6 +34,7 @@ from ham import proc, render
 from ham.errors import EnvironmentProblem, UsageError
 from ham.hadoop import bundle_dir
 from ham.java import java_binary
+from ham.jobconf import PLAIN_LOG_APPENDER
 from ham.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -154,7 +155,7 @@ def _write_conf(server: Server) -> Path:
         c.REMOTE_APP_LOG_DIR: (server.home / c.APP_LOGS).as_uri()}))
     (conf / "log4j.properties").write_text(render.render(
         "log4j.properties.j2", level="INFO", driver_log=str(server.home / "server.log"),
-        driver_loggers=["org.apache.hadoop"]))
+        driver_appender=PLAIN_LOG_APPENDER, driver_loggers=["org.apache.hadoop"]))
     return conf
 
 

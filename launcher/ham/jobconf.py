@@ -126,6 +126,10 @@ def local_address_towards(addr: str) -> str:
 
 # Loggers of what the driver does in the client JVM that a YARN client does not print (the
 # MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
+# driver.log's appender (templates/log4j.properties.j2), in the ham-mapreduce jar; JVMs without
+# that jar on their class path (the history server) use log4j's own.
+DRIVER_LOG_APPENDER = "io.github.ham.mapreduce.driver.report.DriverLogAppender"
+PLAIN_LOG_APPENDER = "org.apache.log4j.FileAppender"
 DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
                   "SecurityLogger.org.apache.hadoop.ipc", "org.apache.hadoop.mapred.JobConf",
                   "org.apache.hadoop.mapreduce.lib.output",
@@ -151,6 +155,7 @@ def write_conf(jobdir: JobDir, core: dict[str, Any], mapred: dict[str, Any], log
         "yarn-site.xml": render.hadoop_xml(yarn_site(jobdir)),
         "log4j.properties": render.render("log4j.properties.j2", level=log_level,
                                           driver_log=str(jobdir.driver_log),
+                                          driver_appender=DRIVER_LOG_APPENDER,
                                           driver_loggers=DRIVER_LOGGERS),
     }
     for name, text in files.items():

@@ -150,6 +150,9 @@ def test_history_server_serves_the_job(job, tmp_path):
     # HAM's own copy of the history stays with the job; the server marks it taken in its home.
     assert list((job["job_dir"] / "history").glob("*.jhist"))
     assert list(job["shared"].glob("*/.history/published/*.job_*"))
+    # Its own log is written (the server's stderr goes nowhere).
+    log = next(job["shared"].glob("*/.history/server.log")).read_text()
+    assert "JobHistoryServer" in log, log[-2000:]
 
 
 def test_mapred_job_logs_prints_an_attempts_log(job):

@@ -8,7 +8,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from hambench.report import Stat, load_table, scale_target_table, targets  # noqa: E402
-from hambench.scale import load_task_ms, load_variant, parse_load_variant  # noqa: E402
+from hambench.scale import (load_params_problem, load_task_ms, load_variant,  # noqa: E402
+                            parse_load_variant)
 
 
 def _one(x: float) -> Stat:
@@ -67,8 +68,8 @@ def test_load_holds_cpu_when_saturated_and_latency_under_load_to_the_targets() -
     assert sorted((t["value"], t["met"]) for t in cpu) == [(0.1, True), (0.18, False)]
     p99 = {name: t for name, t in rows.items() if "p99" in name}
     assert len(p99) == 2  # only under an offered load: a closed loop's wait is Little's law's
-    [met] = [t for name, t in p99.items() if "nocommit" in name]
-    [missed] = [t for name, t in p99.items() if "nocommit" not in name]
+    [met] = [t for name, t in p99.items() if "nothing to commit" in name]
+    [missed] = [t for name, t in p99.items() if "nothing to commit" not in name]
     assert (met["value"], met["met"], missed["met"]) == (99.9, True, False)  # strictly under
     assert all("10,000 runners, 1,000 tasks/s offered" in name for name in p99)
 
@@ -83,3 +84,15 @@ def test_load_variants_and_task_times() -> None:
     header = next(x for x in lines if x.startswith("| kind"))
     row = next(x for x in lines if x.startswith("| nocommit | 10000 | 1000 |"))
     assert header.count("|") == row.count("|") and "| 99.9 |" in row
+
+
+def test_load_parameters_that_cannot_run_are_refused_in_one_line() -> None:
+    ok = (30_000, ["commit", "nocommit"], [100, 10_000], [0, 1_000])
+    assert load_params_problem(*ok) is None
+    for bad, words in (((30_000, [], [100], [0]), "--load-kinds is empty"),
+                       ((30_000, ["commit"], [100], [0, 0]), "repeats"),
+                       ((0, ["commit"], [100], [0]), "at least 1"),
+                       ((30_000, ["commit"], [100], [-5]), "must be 0"),
+                       ((30_000, ["commit"], [100], [300_000]), "under 1 ms")):
+        problem = load_params_problem(*bad)
+        assert problem and words in problem and "\n" not in problem, (bad, problem)

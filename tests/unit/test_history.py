@@ -78,3 +78,12 @@ def test_a_jobs_aggregated_logs_are_linked_where_the_server_reads_them(tmp_path:
                  ElementTree.parse(s.home / "conf" / "yarn-site.xml").getroot()}
     assert yarn_site == {"yarn.log-aggregation-enable": "true",
                          "yarn.nodemanager.remote-app-log-dir": (s.home / "app-logs").as_uri()}
+
+
+def test_the_servers_log_uses_an_appender_on_its_class_path(tmp_path: Path) -> None:
+    """The history server's JVM has no HAM jar: its server.log must not name HAM's appender
+    (log4j would drop the appender and every line with it, on a stderr nobody reads)."""
+    s = server(tmp_path, "alice", tmp_path / "alice" / ".history")
+    props = (s.home / "conf" / "log4j.properties").read_text()
+    assert "log4j.appender.driver=org.apache.log4j.FileAppender\n" in props
+    assert "io.github.ham" not in props

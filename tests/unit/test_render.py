@@ -106,6 +106,7 @@ def test_log4j_properties_load_the_driver_log_path_unchanged(tmp_path):
     """Java's Properties.load (how log4j reads the file) gives back every hostile path."""
     for i, value in enumerate(v for v in HOSTILE if v):
         text = render.render("log4j.properties.j2", level="INFO", driver_log=f" /x/{value}",
+                             driver_appender="org.apache.log4j.FileAppender",
                              driver_loggers=["io.github.ham.mapreduce"])
         (tmp_path / f"{i}.properties").write_text(text)
     (tmp_path / "Load.java").write_text(

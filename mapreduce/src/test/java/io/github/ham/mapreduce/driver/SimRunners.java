@@ -362,6 +362,8 @@ public final class SimRunners {
         continue;
       }
       long took = System.nanoTime() - t0;
+      boolean wasFirst = first;
+      first = false;  // a runner's first call, whatever it returned
       if (next != null && next.shouldDie()) {
         told.incrementAndGet();
         return;
@@ -374,8 +376,7 @@ public final class SimRunners {
       }
       // A runner's first task request is apart: at go every runner asks at once, and the
       // last of that burst waits for all the others to be served whatever the driver does.
-      latency.get(first ? "getTask_first" : "getTask").add(took);
-      first = false;
+      latency.get(wasFirst ? "getTask_first" : "getTask").add(took);
       idle.reset();
       Task task = next.getTask();
       TaskAttemptID attempt = task.getTaskID();

@@ -77,13 +77,24 @@ class DriverLogAppenderTest {
     a.flush();  // after close: nothing to flush, no error
   }
 
-  /** A JVM that logs INFO lines and exits at once: the shutdown hook writes them. */
+  /**
+   * A JVM that logs INFO lines and exits at once, and whose own shutdown hook logs one more
+   * line a little after ours has run (as the driver's does: a held output, the history's end).
+   */
   public static final class ExitingMain {
     public static void main(String[] args) {
       DriverLogAppender a = appender(new File(args[0]));
       Logger log = Logger.getLogger("driver-log-exit");
       log.setLevel(Level.INFO);
       log.addAppender(a);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          Thread.sleep(50);
+        } catch (InterruptedException e) {
+          return;
+        }
+        log.info("from a shutdown hook");
+      }));
       for (int i = 0; i < 50; i++) {
         log.info("line " + i);
       }
@@ -101,8 +112,92 @@ class DriverLogAppenderTest {
     assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     assertEquals(3, p.exitValue(), out);
     List<String> lines = Files.readAllLines(f.toPath());
-    assertEquals(50, lines.size(), out);
+    assertEquals(51, lines.size(), out);
     assertEquals("INFO line 49", lines.get(49));
+    assertEquals("INFO from a shutdown hook", lines.get(50));
     assertFalse(out.contains("log4j:ERROR"), out);
+  }
+
+  /** write(2) calls this thread has made (/proc/thread-self/io's syscw). */
+  private static long writesOfThisThread() throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc/thread-self/io"))) {
+      if (line.startsWith("syscw:")) {
+        return Long.parseLong(line.substring(6).trim());
+      }
+    }
+    throw new IllegalStateException("no syscw in /proc/thread-self/io");
+  }
+
+  @Test
+  void heldLinesGoOutInOneWrite() throws Exception {
+    // One write(2) a flush, to a file opened for appending: another JVM's lines cannot land
+    // inside one of ours (log4j's writer writes 8 KB pieces, cutting lines).
+    File f = tmp.resolve("one-write.log").toFile();
+    DriverLogAppender a = appender(f);
+    Logger log = Logger.getLogger("driver-log-test-one-write");
+    log.setAdditivity(false);
+    log.addAppender(a);
+    try {
+      String pad = "y".repeat(150);
+      long before = writesOfThisThread();
+      for (int i = 0; i < 250; i++) {  // 40 KB, held (under MAX_PENDING)
+        log.info(i + " " + pad);
+      }
+      log.warn("end");
+      long writes = writesOfThisThread() - before;
+      // 1, or 0 if the flusher's thread wrote them all meanwhile
+      assertTrue(writes <= 1, writes + " writes");
+      List<String> lines = Files.readAllLines(f.toPath());
+      assertEquals(251, lines.size());
+      assertEquals("WARN end", lines.get(250));
+    } finally {
+      log.removeAppender(a);
+      a.close();
+    }
+  }
+
+  @Test
+  void twoWritersOfOneFileNeverCutEachOthersLines() throws Exception {
+    // The jobs of one session append to one driver.log, each from its own JVM; here two
+    // appenders of one file, each written from its own thread.
+    File f = tmp.resolve("shared.log").toFile();
+    String pad = "x".repeat(150);
+    int each = 20_000;  // 3 MB each, written 64 KB at a time, the two at once
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+    Thread[] writers = new Thread[2];
+    for (int w = 0; w < writers.length; w++) {
+      int id = w;
+      writers[w] = new Thread(() -> {
+        DriverLogAppender a = appender(f);
+        Logger log = Logger.getLogger("driver-log-shared-" + id);
+        log.setAdditivity(false);
+        log.addAppender(a);
+        try {
+          start.await();
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        for (int i = 0; i < each; i++) {
+          log.info(id + " " + i + " " + pad);
+        }
+        log.removeAppender(a);
+        a.close();
+      });
+      writers[w].start();
+    }
+    for (Thread t : writers) {
+      t.join();
+    }
+    List<String> lines = Files.readAllLines(f.toPath());
+    assertEquals(2 * each, lines.size());
+    int[] next = new int[2];
+    for (String line : lines) {
+      String[] parts = line.split(" ");
+      assertEquals(4, parts.length, line);
+      assertEquals("INFO", parts[0], line);
+      assertEquals(pad, parts[3], line);
+      int id = Integer.parseInt(parts[1]);
+      assertEquals(next[id]++, Integer.parseInt(parts[2]), "each writer's lines in order");
+    }
   }
 }
