@@ -171,6 +171,16 @@ def timeline(res: dict[str, Any]) -> dict[str, list[int]]:
             "driver_cpu_ms_per_s": res.get("driver_cpu_ms_per_s", [])}
 
 
+def _record(record: Any, case: str, v: str, rnd: int, res: dict[str, Any],
+            **more: float) -> None:
+    """One configuration's sample: ScaleBench's numeric metrics and `more`, and as info its
+    split by thread, configuration, failures and timeline."""
+    metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
+    record(case, v, rnd, {**metrics, **more},
+           {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],
+            "config": res["config"], "failures": res["failures"], "timeline": timeline(res)})
+
+
 def configs(maps: list[int], runners: list[int]) -> list[tuple[int, int]]:
     return sorted(((m, r) for m in maps for r in runners), key=lambda x: (x[0] * x[1], x))
 
@@ -185,13 +195,9 @@ def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: lis
             res = run_one(dist, classes, f"r{rnd}-{v}", m, r, hang=1, heartbeat_ms=heartbeat_ms,
                           extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms,
                           client_jit=client_jit, sim_warmup=sim_warmup)
-            metrics = {k: x for k, x in res["metrics"].items() if isinstance(x, (int, float))}
             # the runners' start-up spread the bench gives them, part of connect_s
-            metrics["connect_ramp_s"] = res["config"].get("connect_ramp_ms", 0) / 1000
-            record("scale", v, rnd, metrics,
-                   {"thread_cpu_ms_per_dispatch": res["metrics"]["thread_cpu_ms_per_dispatch"],
-                    "config": res["config"], "failures": res["failures"],
-                    "timeline": timeline(res)})
+            _record(record, "scale", v, rnd, res,
+                    connect_ramp_s=res["config"].get("connect_ramp_ms", 0) / 1000)
         except Exception as e:  # noqa: BLE001 - one configuration failing is a result
             record("scale", v, rnd, error=str(e))
         log(f"  scale {v} done")
@@ -214,14 +220,7 @@ def run_load_round(dist: Path, classes: Path, rnd: int, p: Any, record: Any,
                                   client_jit=p.scale_client_jit, sim_warmup=p.scale_sim_warmup,
                                   extra_args=["--commit", str(kind == "commit").lower(),
                                               "--task-ms", str(load_task_ms(r, offered))])
-                    metrics = {k: x for k, x in res["metrics"].items()
-                               if isinstance(x, (int, float))}
-                    metrics["task_ms"] = load_task_ms(r, offered)
-                    record("load", v, rnd, metrics,
-                           {"thread_cpu_ms_per_dispatch":
-                            res["metrics"]["thread_cpu_ms_per_dispatch"],
-                            "config": res["config"], "failures": res["failures"],
-                            "timeline": timeline(res)})
+                    _record(record, "load", v, rnd, res, task_ms=load_task_ms(r, offered))
                 except Exception as e:  # noqa: BLE001 - one configuration failing is a result
                     record("load", v, rnd, error=str(e))
                 log(f"  load {v} done")

@@ -124,12 +124,12 @@ def local_address_towards(addr: str) -> str:
         return s.getsockname()[0]
 
 
-# Loggers of what the driver does in the client JVM that a YARN client does not print (the
-# MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
 # driver.log's appender (templates/log4j.properties.j2), in the ham-mapreduce jar; JVMs without
 # that jar on their class path (the history server) use log4j's own.
 DRIVER_LOG_APPENDER = "io.github.ham.mapreduce.driver.report.DriverLogAppender"
 PLAIN_LOG_APPENDER = "org.apache.log4j.FileAppender"
+# Loggers of what the driver does in the client JVM that a YARN client does not print (the
+# MRAppMaster does it, in its own log): HAM's driver, the IPC server, the job's committer.
 DRIVER_LOGGERS = ("io.github.ham.mapreduce", "org.apache.hadoop.ipc",
                   "SecurityLogger.org.apache.hadoop.ipc", "org.apache.hadoop.mapred.JobConf",
                   "org.apache.hadoop.mapreduce.lib.output",

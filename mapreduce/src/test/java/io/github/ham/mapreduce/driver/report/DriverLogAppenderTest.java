@@ -29,6 +29,19 @@ class DriverLogAppenderTest {
     return a;
   }
 
+  /** A logger of its own whose lines go to {@code a} alone. */
+  private static Logger loggerTo(String name, DriverLogAppender a) {
+    Logger log = Logger.getLogger(name);
+    log.setAdditivity(false);
+    log.addAppender(a);
+    return log;
+  }
+
+  private static void detach(Logger log, DriverLogAppender a) {
+    log.removeAppender(a);
+    a.close();
+  }
+
   private static String read(File f) throws Exception {
     return Files.readString(f.toPath(), StandardCharsets.UTF_8);
   }
@@ -37,9 +50,7 @@ class DriverLogAppenderTest {
   void infoLinesWaitForTheFlushAndAWarnTakesThemAlongAtOnce() throws Exception {
     File f = tmp.resolve("driver.log").toFile();
     DriverLogAppender a = appender(f);
-    Logger log = Logger.getLogger("driver-log-test-1");
-    log.setAdditivity(false);
-    log.addAppender(a);
+    Logger log = loggerTo("driver-log-test-1", a);
     try {
       log.info("assigned 1");
       // Not written yet: a line is not a write(2) (unless the flusher ran just now).
@@ -54,8 +65,7 @@ class DriverLogAppenderTest {
       }
       assertTrue(read(f).endsWith("INFO assigned 2\n"), "flushed within a few periods");
     } finally {
-      log.removeAppender(a);
-      a.close();
+      detach(log, a);
     }
   }
 
@@ -63,14 +73,11 @@ class DriverLogAppenderTest {
   void closingWritesWhatWasAppended() throws Exception {
     File f = tmp.resolve("closed.log").toFile();
     DriverLogAppender a = appender(f);
-    Logger log = Logger.getLogger("driver-log-test-2");
-    log.setAdditivity(false);
-    log.addAppender(a);
+    Logger log = loggerTo("driver-log-test-2", a);
     for (int i = 0; i < 100; i++) {
       log.info("line " + i);
     }
-    log.removeAppender(a);
-    a.close();
+    detach(log, a);
     List<String> lines = Files.readAllLines(f.toPath());
     assertEquals(100, lines.size());
     assertEquals("INFO line 99", lines.get(99));
@@ -134,9 +141,7 @@ class DriverLogAppenderTest {
     // inside one of ours (log4j's writer writes 8 KB pieces, cutting lines).
     File f = tmp.resolve("one-write.log").toFile();
     DriverLogAppender a = appender(f);
-    Logger log = Logger.getLogger("driver-log-test-one-write");
-    log.setAdditivity(false);
-    log.addAppender(a);
+    Logger log = loggerTo("driver-log-test-one-write", a);
     try {
       String pad = "y".repeat(150);
       long before = writesOfThisThread();
@@ -151,8 +156,7 @@ class DriverLogAppenderTest {
       assertEquals(251, lines.size());
       assertEquals("WARN end", lines.get(250));
     } finally {
-      log.removeAppender(a);
-      a.close();
+      detach(log, a);
     }
   }
 
@@ -169,9 +173,7 @@ class DriverLogAppenderTest {
       int id = w;
       writers[w] = new Thread(() -> {
         DriverLogAppender a = appender(f);
-        Logger log = Logger.getLogger("driver-log-shared-" + id);
-        log.setAdditivity(false);
-        log.addAppender(a);
+        Logger log = loggerTo("driver-log-shared-" + id, a);
         try {
           start.await();
         } catch (Exception e) {
@@ -180,8 +182,7 @@ class DriverLogAppenderTest {
         for (int i = 0; i < each; i++) {
           log.info(id + " " + i + " " + pad);
         }
-        log.removeAppender(a);
-        a.close();
+        detach(log, a);
       });
       writers[w].start();
     }
