@@ -50,7 +50,7 @@ class Params:
     scale_maps: list[int] = field(default_factory=lambda: [1_000, 10_000, 100_000])
     scale_runners: list[int] = field(default_factory=lambda: [100, 1_000, 10_000])
     scale_heartbeat_ms: int = 30_000  # ham.heartbeat.timeout.ms's default
-    scale_connect_ramp_ms: int = -1  # runners connect over this long; -1: 1 ms per runner
+    scale_connect_ramp_ms: int = -1  # runners connect over this long; -1: their own pacing
     # attempts each simulated-runner JVM ends against a stand-in in itself before it connects,
     # so that its JIT is not compiling on the driver's cores at go (SimWarmUp); 0: none
     scale_sim_warmup: int = 2_000

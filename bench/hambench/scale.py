@@ -195,7 +195,8 @@ def run_round(dist: Path, classes: Path, rnd: int, maps: list[int], runners: lis
             res = run_one(dist, classes, f"r{rnd}-{v}", m, r, hang=1, heartbeat_ms=heartbeat_ms,
                           extra_conf=extra_conf, connect_ramp_ms=connect_ramp_ms,
                           client_jit=client_jit, sim_warmup=sim_warmup)
-            # the runners' start-up spread the bench gives them, part of connect_s
+            # the runners' first calls' spread (their own pacing, or the bench's ramp): part
+            # of connect_s
             _record(record, "scale", v, rnd, res,
                     connect_ramp_s=res["config"].get("connect_ramp_ms", 0) / 1000)
         except Exception as e:  # noqa: BLE001 - one configuration failing is a result
@@ -220,7 +221,8 @@ def run_load_round(dist: Path, classes: Path, rnd: int, p: Any, record: Any,
                                   client_jit=p.scale_client_jit, sim_warmup=p.scale_sim_warmup,
                                   extra_args=["--commit", str(kind == "commit").lower(),
                                               "--task-ms", str(load_task_ms(r, offered))])
-                    _record(record, "load", v, rnd, res, task_ms=load_task_ms(r, offered))
+                    _record(record, "load", v, rnd, res, task_ms=load_task_ms(r, offered),
+                            connect_ramp_s=res["config"].get("connect_ramp_ms", 0) / 1000)
                 except Exception as e:  # noqa: BLE001 - one configuration failing is a result
                     record("load", v, rnd, error=str(e))
                 log(f"  load {v} done")

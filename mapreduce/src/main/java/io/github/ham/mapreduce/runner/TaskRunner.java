@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
+import java.util.Random;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
@@ -157,6 +158,10 @@ public final class TaskRunner {
         (PrivilegedExceptionAction<RunnerUmbilical>) () -> RPC.getProxy(
             RunnerUmbilical.class, RunnerUmbilical.versionID, address, conf));
     try {
+      // Not all of a step's runners at once (ConnectPacing): a warm runner claimed by the
+      // next job connects with its whole step too.
+      Thread.sleep(new ConnectPacing(new Random()).firstCallDelayMs(
+          ConnectPacing.stepRunners(System.getenv())));
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, job.slot(), conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
@@ -179,6 +184,7 @@ public final class TaskRunner {
     LOG.info("Task runner {} started", runnerId);
     long lastContact = System.currentTimeMillis();
     IdleBackoff idle = new IdleBackoff();
+    ConnectPacing retries = new ConnectPacing(new Random());
     while (true) {
       if (exiting) {
         return 0;  // the JVM is already ending (System.exit from a task, a signal)
@@ -188,13 +194,14 @@ public final class TaskRunner {
       try {
         next = calls.nextTask();
         lastContact = System.currentTimeMillis();
+        retries.reset();
       } catch (IOException e) {
         long silent = System.currentTimeMillis() - lastContact;
         if (silent > driverTimeoutMs) {
           LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
           return 3;
         }
-        Thread.sleep(1000);
+        Thread.sleep(retries.nextRetryMs());
         continue;
       }
       if (next != null && next.shouldDie()) {

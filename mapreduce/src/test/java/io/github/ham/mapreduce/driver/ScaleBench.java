@@ -26,6 +26,7 @@ import io.github.ham.mapreduce.client.HamClientProtocol;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.driver.report.StatusRecord;
 import io.github.ham.mapreduce.driver.schedule.TaskScheduler;
+import io.github.ham.mapreduce.runner.ConnectPacing;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileUtil;
@@ -204,7 +205,7 @@ public final class ScaleBench {
         // The warm-up job's tasks take no time: it is there to compile the driver's code.
         "-D" + SimRunners.TASK_MS + "=" + (name.equals("warmup") ? 0 : taskMs),
         "-D" + SimRunners.WARMUP + "=" + simWarmup,
-        "-D" + SimRunners.CONNECT_RAMP_MS + "=" + (connectRampMs >= 0 ? connectRampMs : runners),
+        "-D" + SimRunners.CONNECT_RAMP_MS + "=" + connectRampMs,
         "-D" + SimRunners.PER_CONNECTION + "=" + perConnection(runners)));
     // A young generation that holds a few seconds of allocation: every collection stops
     // (and scans the stacks of) a thousand runner threads and their connections' threads.
@@ -458,7 +459,9 @@ public final class ScaleBench {
     config.put("task_ms", taskMs);
     config.put("warmup_maps", warmup);
     config.put("runner_nice", runnerNice);
-    config.put("connect_ramp_ms", connectRampMs >= 0 ? connectRampMs : runners);
+    // -1: the runners' own spread (ConnectPacing), as one step of them all.
+    config.put("connect_ramp_ms", connectRampMs >= 0 ? connectRampMs
+        : ConnectPacing.spreadMs(runners));
     config.put("runners_per_connection", perConnection(runners));
     config.put("conf", extra);
     result.put("config", config);

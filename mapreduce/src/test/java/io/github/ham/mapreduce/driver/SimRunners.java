@@ -23,6 +23,7 @@ import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
 import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
+import io.github.ham.mapreduce.runner.ConnectPacing;
 import io.github.ham.mapreduce.runner.IdleBackoff;
 import io.github.ham.mapreduce.runner.TaskEndCalls;
 
@@ -282,12 +283,13 @@ public final class SimRunners {
       return u;
     });
     RunnerUmbilical umbilical = null;
+    ConnectPacing pacing = new ConnectPacing(java.util.concurrent.ThreadLocalRandom.current());
     try {
-      // Runners come up over a while, as the JVMs of one srun step do.
-      long ramp = Long.getLong(CONNECT_RAMP_MS, 0L);
-      if (ramp > 0) {
-        Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(ramp));
-      }
+      // As a runner of a step of them all (ConnectPacing), unless the bench asks for a ramp
+      // of its own (each runner starts at a uniform random time within it).
+      long ramp = Long.getLong(CONNECT_RAMP_MS, -1L);
+      Thread.sleep(ramp < 0 ? pacing.firstCallDelayMs(Integer.getInteger(RUNNERS, 1))
+          : ramp > 0 ? java.util.concurrent.ThreadLocalRandom.current().nextLong(ramp) : 0);
       long t0 = System.nanoTime();
       for (int tries = 0; ; tries++) {
         try {
@@ -305,7 +307,7 @@ public final class SimRunners {
             failures.add("connect: " + e);
             return;
           }
-          Thread.sleep(1000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(2000));
+          Thread.sleep(pacing.nextRetryMs());
         }
       }
       latency.get("connect").add(System.nanoTime() - t0);

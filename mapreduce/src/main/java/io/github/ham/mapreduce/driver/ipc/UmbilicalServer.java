@@ -43,8 +43,8 @@ public final class UmbilicalServer {
   private static final Logger LOG = LoggerFactory.getLogger(UmbilicalServer.class);
   /** The listen backlog, unless the job sets ipc.server.listen.queue.size. */
   static final int LISTEN_QUEUE = 4096;
-  /** Reader threads, unless the job sets ipc.server.read.threadpool.size (Hadoop's: 1). */
-  static final int READERS = 4;
+  /** Most reader threads, unless the job sets ipc.server.read.threadpool.size (Hadoop's: 1). */
+  static final int MAX_READERS = 4;
   private final Configuration conf;
   private final JobID id;
   private final JobTokenSecretManager secrets = new JobTokenSecretManager();
@@ -109,14 +109,16 @@ public final class UmbilicalServer {
     // on a large allocation): with Hadoop's backlog of 256 the kernel drops the connection
     // requests beyond it, and runners time out connecting (ipc.client.connect.timeout) and
     // retry or exit. The kernel caps the backlog at net.core.somaxconn.
-    serverConf.setIfUnset(CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
-        String.valueOf(LISTEN_QUEUE));
+    setUnlessJobDoes(serverConf, CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
+        LISTEN_QUEUE);
     // A reader thread decodes its connections' calls and runs their SASL handshakes: with
     // Hadoop's one, a job's thousands of runners connecting at once queue behind it (10,000
     // simulated runners on 1,000 connections: 21.5 s to connect with one, 18.2-18.8 s with
-    // four, a 10 s ramp included; bench/results/scale-readers).
-    serverConf.setIfUnset(CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
-        String.valueOf(READERS));
+    // four, a 10 s ramp included; bench/results/scale-readers). But each reader wakes for
+    // fewer calls: four cost 15% more CPU a dispatch than one (bench/README.md, "The driver's
+    // readers"), so a reader per 4 cores of the driver's node.
+    setUnlessJobDoes(serverConf, CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
+        readers(Runtime.getRuntime().availableProcessors()));
     server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,
@@ -134,6 +136,31 @@ public final class UmbilicalServer {
       host = InetAddress.getLocalHost().getHostAddress();
     }
     LOG.info("HAM umbilical for {} listening on {}:{}", id, host, port());
+  }
+
+  /** The reader threads for a driver with {@code cores} cores: one per 4, 1 to 4. */
+  static int readers(int cores) {
+    return Math.max(1, Math.min(MAX_READERS, cores / 4));
+  }
+
+  /**
+   * Sets {@code key} to HAM's {@code value} unless the job set it. Not {@code setIfUnset}: every
+   * configuration a job has loads {@code core-default.xml}, which names both keys (Hadoop's
+   * backlog of 256 and one reader), so no key of it is ever unset. A key whose only sources
+   * are Hadoop's {@code *-default.xml} files (and job files, which repeat the sources before
+   * them) is Hadoop's default; any other source (a site file, {@code -D}, the job's code) is the
+   * job's choice.
+   */
+  static void setUnlessJobDoes(Configuration conf, String key, int value) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources != null) {
+      for (String source : sources) {
+        if (!source.endsWith("-default.xml") && !source.endsWith("job.xml")) {
+          return;
+        }
+      }
+    }
+    conf.setInt(key, value);
   }
 
   /** The address runners connect to. */
