@@ -431,6 +431,22 @@ def test_each_job_took_the_runners_started_when_it_got_its_id(runs):
     assert "before it was submitted" not in driver_log
 
 
+def test_runners_know_their_steps_size_to_spread_their_first_calls(runs):
+    """Each runner waits a random share of its step's spread before its first call
+    (ConnectPacing: the step's runners over 0.1 ms each), sized by Slurm's count of the step's
+    tasks: a runner that saw no such count (or another step's) would say another size."""
+    steps = list(runs["shared"].glob("*/*/jobs/*/logs/runners.g*.log"))
+    assert steps
+    for log in steps:
+        said = re.findall(r"Task runner (\S+) started; first call in (\d+) ms \(one of (\d+) "
+                          r"runners of its step\)", log.read_text())
+        runners = {runner for runner, _, _ in said}
+        assert runners, log
+        # 3 nodes x their slots, each runner once; a warm runner's next job says it again.
+        assert {int(n) for _, _, n in said} == {len(runners)}, (log, said)
+        assert all(int(ms) <= len(runners) // 10 for _, ms, _ in said), said
+
+
 def test_tasks_ran_on_all_three_nodes_with_logs(runs):
     logs = list(runs["shared"].glob("*/*/jobs/*/logs/attempt_*.syslog"))
     nodes = {p.name.split(".")[1] for p in logs}

@@ -158,10 +158,6 @@ public final class TaskRunner {
         (PrivilegedExceptionAction<RunnerUmbilical>) () -> RPC.getProxy(
             RunnerUmbilical.class, RunnerUmbilical.versionID, address, conf));
     try {
-      // Not all of a step's runners at once (ConnectPacing): a warm runner claimed by the
-      // next job connects with its whole step too.
-      Thread.sleep(new ConnectPacing(new Random()).firstCallDelayMs(
-          ConnectPacing.stepRunners(System.getenv())));
       // The runner is created in this thread, which runs its tasks (TaskEndCalls).
       TaskRunner runner = new TaskRunner(umbilical, token, new JobDirs(new File(runtimeDir)),
           jobId, job.slot(), conf.getLong(HamConfig.RUNNER_DRIVER_TIMEOUT_MS,
@@ -181,10 +177,16 @@ public final class TaskRunner {
   }
 
   private int loop() throws InterruptedException {
-    LOG.info("Task runner {} started", runnerId);
+    // Not all of a step's runners at once (ConnectPacing); a warm runner claimed by the next
+    // job calls its driver with the rest of its step too.
+    ConnectPacing pacing = new ConnectPacing(new Random());
+    int step = ConnectPacing.stepRunners(System.getenv());
+    long delay = pacing.firstCallDelayMs(step);
+    LOG.info("Task runner {} started; first call in {} ms (one of {} runners of its step)",
+        runnerId, delay, step);
+    Thread.sleep(delay);
     long lastContact = System.currentTimeMillis();
     IdleBackoff idle = new IdleBackoff();
-    ConnectPacing retries = new ConnectPacing(new Random());
     while (true) {
       if (exiting) {
         return 0;  // the JVM is already ending (System.exit from a task, a signal)
@@ -194,14 +196,14 @@ public final class TaskRunner {
       try {
         next = calls.nextTask();
         lastContact = System.currentTimeMillis();
-        retries.reset();
+        pacing.reset();
       } catch (IOException e) {
         long silent = System.currentTimeMillis() - lastContact;
         if (silent > driverTimeoutMs) {
           LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
           return 3;
         }
-        Thread.sleep(retries.nextRetryMs());
+        Thread.sleep(pacing.nextRetryMs());
         continue;
       }
       if (next != null && next.shouldDie()) {
