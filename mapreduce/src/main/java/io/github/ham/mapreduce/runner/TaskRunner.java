@@ -78,6 +78,8 @@ public final class TaskRunner {
   private boolean haveCredentials;
   /** The job's directory did not answer within ham.runner.fs.wait.ms: exit after the task. */
   private boolean fsGone;
+  /** A task left a class of this JVM uninitialized for good ({@link #poisonsJvm}). */
+  private boolean poisoned;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, String slot, long driverTimeoutMs, long fsWaitMs)
@@ -220,8 +222,29 @@ public final class TaskRunner {
         LOG.error("The shared file system does not answer on this node; exiting");
         return 4;
       }
+      if (poisoned) {
+        // Every later task that uses the class would fail the same way at once, using up
+        // their attempts here; on YARN each attempt has a fresh JVM. The driver replaces us.
+        LOG.error("A class failed to initialize in this runner's JVM; exiting");
+        return 5;
+      }
       lastContact = System.currentTimeMillis();
     }
+  }
+
+  /**
+   * Whether {@code t} shows a class whose static initializer failed (during a file system
+   * outage, say): the JVM keeps it uninitialized, and every later use throws
+   * NoClassDefFoundError "Could not initialize class".
+   */
+  static boolean poisonsJvm(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ExceptionInInitializerError || c instanceof NoClassDefFoundError
+          && String.valueOf(c.getMessage()).startsWith("Could not initialize class")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void runTask(Task task) {
@@ -272,6 +295,7 @@ public final class TaskRunner {
       LOG.info("Finished {}", attempt);
     } catch (Throwable t) {
       LOG.warn("Attempt {} failed", attempt, t);
+      poisoned = poisonsJvm(t);
       String trace = StringUtils.stringifyException(t);
       if (t instanceof BadMapOutput.Exception) {
         trace = t.getMessage() + trace;
