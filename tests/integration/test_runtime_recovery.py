@@ -359,6 +359,145 @@ def test_libjars_and_fat_jar_lib(cluster, tmp_path):
         assert (d / out / "_SUCCESS").exists()
 
 
+# A map-only job whose mapper fails to initialize a class in the first JVM that loads it (as
+# Hadoop's FileSystem did once in CI, reading its configuration while the file system's server
+# restarted): the class then stays uninitialized in that JVM (or class loader) for good. FRAGILE
+# is that class, in the job's jar or on the runners' own class path.
+FRAGILE = """
+package hamtest.lib;
+
+public class Fragile {
+  static {
+    try {
+      if (new java.io.File("MARKER").createNewFile()) {
+        throw new IllegalStateException("the first JVM to load this class");
+      }
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+  public static String tag(String s) {
+    return "tagged:" + s;
+  }
+}
+"""
+
+INIT_ONCE = """
+package hamtest.app;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.*;
+import org.apache.hadoop.mapreduce.*;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+
+public class InitOnce extends Configured implements Tool {
+  public static class Tag extends Mapper<LongWritable, Text, Text, NullWritable> {
+    @Override
+    protected void map(LongWritable k, Text v, Context c)
+        throws IOException, InterruptedException {
+      c.write(new Text(hamtest.lib.Fragile.tag(v.toString())), NullWritable.get());
+    }
+  }
+  public int run(String[] args) throws Exception {
+    Job job = Job.getInstance(getConf(), "init-once");
+    job.setJarByClass(InitOnce.class);
+    job.setMapperClass(Tag.class);
+    job.setNumReduceTasks(0);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(NullWritable.class);
+    FileInputFormat.addInputPath(job, new Path(args[0]));
+    FileOutputFormat.setOutputPath(job, new Path(args[1]));
+    return job.waitForCompletion(true) ? 0 : 1;
+  }
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new InitOnce(), args));
+  }
+}
+"""
+
+# The runners' class path as the session rendered it (mapred-site.xml), for a job to add to.
+RUNNER_CP = ("$(python3 -c \"import os, xml.etree.ElementTree as E; print(next(p.findtext('value') "
+             "for p in E.parse(os.environ['HADOOP_CONF_DIR'] + '/mapred-site.xml').getroot() "
+             "if p.findtext('name') == 'ham.runner.classpath'))\")")
+
+
+def init_once_jars(d: Path) -> tuple[Path, Path]:
+    """(fragile.jar, app.jar): Fragile alone, and the job without it."""
+    java_home = Path(os.environ.get("JAVA_HOME", "/usr"))
+    javac, jar = (str(java_home / "bin" / "javac"), str(java_home / "bin" / "jar")) \
+        if (java_home / "bin" / "javac").exists() else ("javac", "jar")
+    for pkg, name, text in (("lib", "Fragile", FRAGILE.replace('"MARKER"', json.dumps(str(d / "marker")))),
+                            ("app", "InitOnce", INIT_ONCE)):
+        src = d / "src" / "hamtest" / pkg
+        src.mkdir(parents=True, exist_ok=True)
+        (src / f"{name}.java").write_text(text)
+    subprocess.run([javac, "-d", str(d / "lib-classes"), str(d / "src/hamtest/lib/Fragile.java")],
+                   check=True)
+    subprocess.run([javac, "-cp", f"{d / 'lib-classes'}:{HADOOP_CP}", "-d", str(d / "app-classes"),
+                    str(d / "src/hamtest/app/InitOnce.java")], check=True)
+    fragile, app = d / "fragile.jar", d / "app.jar"
+    subprocess.run([jar, "cf", str(fragile), "-C", str(d / "lib-classes"), "."], check=True)
+    subprocess.run([jar, "cf", str(app), "-C", str(d / "app-classes"), "."], check=True)
+    return fragile, app
+
+
+def run_init_once(d: Path, cluster: dict[str, str], job_args: str) -> dict:
+    """The job on one node's one runner, no relaunch allowed; returns its status record after
+    checking its output."""
+    write_inputs(d, 3, words=20)
+    script = (f"hadoop jar {d / 'app.jar'} hamtest.app.InitOnce -D ham.runner.max.relaunches=0 "
+              f"{job_args} {d / 'in'} {d / 'out'}")
+    r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "1", "--retention", "all", "--",
+                        "bash", "-c", script], cwd=d,
+                       env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-4000:]
+    expected = sorted("tagged:" + p.read_text().strip() for p in (d / "in").iterdir())
+    assert sorted(line for p in (d / "out").glob("part-m-*")
+                  for line in p.read_text().splitlines()) == expected
+    status = read_status(d)
+    failed = [a for a in status["attempts"] if a["state"] == "FAILED"]
+    assert len(failed) == 1, status["attempts"]
+    assert "ExceptionInInitializerError" in failed[0]["error"], failed[0]
+    assert any(a["task"] == failed[0]["task"] and a["state"] == "SUCCEEDED"
+               for a in status["attempts"]), status["attempts"]
+    assert not runner_pids(d)
+    return status
+
+
+def test_class_of_the_runners_own_failing_to_initialize_gets_it_a_fresh_jvm(cluster, tmp_path):
+    """A task that leaves a class of the runner's own class path uninitialized (here added to it
+    with ham.runner.classpath; in CI it was Hadoop's FileSystem): the runner exits after
+    reporting the attempt's failure (FreshJvm), the driver replaces it without counting it
+    against the relaunch budget (0 here), and the retry runs in the fresh JVM. Before, the one
+    runner of -N 1 failed the map's other attempts at once with "Could not initialize class",
+    and the job failed (a YARN container per attempt never carries that over)."""
+    d = tmp_path
+    fragile, _ = init_once_jars(d)
+    status = run_init_once(d, cluster, f"-D ham.runner.classpath={RUNNER_CP}:{fragile}")
+    log = driver_log(d)
+    assert re.search(r"lost \(it asked for a fresh JVM[^)]*\); started replacement runner g1-p0 "
+                     r"on \S+ \([^)]*not counted against ham.runner.max.relaunches\)", log), \
+        log[-3000:]
+    assert status["runner_launches"] == 2
+
+
+def test_class_of_the_jobs_failing_to_initialize_is_loaded_anew(cluster, tmp_path):
+    """The same class in the job's jars (-libjars): the runner drops the job's class loader
+    after the failure, and the retry, in the same runner, loads the class anew (before, the
+    retry failed once more with "Could not initialize class" first)."""
+    d = tmp_path
+    fragile, _ = init_once_jars(d)
+    status = run_init_once(d, cluster, f"-libjars {fragile}")
+    assert "fresh JVM" not in driver_log(d)
+    assert status["runner_launches"] == 1
+
+
 # Hangs on the first attempt of the first map only (streaming exports the conf with '_').
 HANGING = MAPPER.replace("import sys\n", "import os, sys, time\n"
                          "if os.environ['mapreduce_task_attempt_id'].endswith('_m_000000_0'):\n"

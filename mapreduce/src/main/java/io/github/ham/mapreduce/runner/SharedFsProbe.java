@@ -42,8 +42,9 @@ final class SharedFsProbe {
 
   /**
    * Whether a failed attempt may have failed because of the job's state cached in the runner
-   * rather than the task: the job's directory does not answer, or a class or the job's jar
-   * could not be read (a jar handle that died with a restarted server).
+   * rather than the task: the job's directory does not answer, a class or the job's jar could
+   * not be read (a jar handle that died with a restarted server), or a class failed to
+   * initialize (a class of the job's jars stays so in its class loader: FreshJvm).
    */
   static boolean mayBeJobState(Throwable t, File dir) {
     if (!reachable(dir)) {
@@ -51,7 +52,7 @@ final class SharedFsProbe {
     }
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (c instanceof ClassNotFoundException || c instanceof NoClassDefFoundError
-          || c instanceof java.util.zip.ZipException) {
+          || c instanceof ExceptionInInitializerError || c instanceof java.util.zip.ZipException) {
         return true;
       }
     }

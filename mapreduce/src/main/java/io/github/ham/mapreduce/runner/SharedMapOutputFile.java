@@ -109,4 +109,21 @@ public class SharedMapOutputFile extends MapOutputFile {
       FileSystem.getLocal(getConf()).delete(dir, true);
     }
   }
+
+  /**
+   * Whether a reduce's failure may come from reading map output: a shuffle error, or a
+   * checksum, EOF or index error anywhere in its causes (a failure in the user's reducer
+   * does not make the runner read every segment again).
+   */
+  static boolean readingMapOutput(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
+          || c instanceof org.apache.hadoop.fs.ChecksumException
+          || c instanceof java.io.EOFException
+          || c instanceof IndexOutOfBoundsException) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

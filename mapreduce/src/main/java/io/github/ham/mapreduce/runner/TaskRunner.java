@@ -14,6 +14,7 @@ import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
 import io.github.ham.mapreduce.common.protocol.BadMapOutput;
 import io.github.ham.mapreduce.common.protocol.CredentialsSeal;
+import io.github.ham.mapreduce.common.protocol.FreshJvm;
 import io.github.ham.mapreduce.common.protocol.NetworkChoice;
 import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
@@ -76,10 +77,8 @@ public final class TaskRunner {
   private RunnerJob runnerJob;
   /** Whether the job's credentials were fetched (before the first task: see credentials()). */
   private boolean haveCredentials;
-  /** The job's directory did not answer within ham.runner.fs.wait.ms: exit after the task. */
-  private boolean fsGone;
-  /** A task left a class of this JVM uninitialized for good ({@link #poisonsJvm}). */
-  private boolean poisoned;
+  /** Not 0: exit with this after the task (its reason logged), else serve the next one. */
+  private int exitAfterTask;
 
   private TaskRunner(RunnerUmbilical umbilical, Token<JobTokenIdentifier> token,
       JobDirs dirs, JobID jobId, String slot, long driverTimeoutMs, long fsWaitMs)
@@ -218,33 +217,11 @@ public final class TaskRunner {
       }
       idle.reset();
       runTask(next.getTask());
-      if (fsGone) {
-        LOG.error("The shared file system does not answer on this node; exiting");
-        return 4;
-      }
-      if (poisoned) {
-        // Every later task that uses the class would fail the same way at once, using up
-        // their attempts here; on YARN each attempt has a fresh JVM. The driver replaces us.
-        LOG.error("A class failed to initialize in this runner's JVM; exiting");
-        return 5;
+      if (exitAfterTask != 0) {
+        return exitAfterTask;
       }
       lastContact = System.currentTimeMillis();
     }
-  }
-
-  /**
-   * Whether {@code t} shows a class whose static initializer failed (during a file system
-   * outage, say): the JVM keeps it uninitialized, and every later use throws
-   * NoClassDefFoundError "Could not initialize class".
-   */
-  static boolean poisonsJvm(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof ExceptionInInitializerError || c instanceof NoClassDefFoundError
-          && String.valueOf(c.getMessage()).startsWith("Could not initialize class")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void runTask(Task task) {
@@ -258,7 +235,11 @@ public final class TaskRunner {
     try {
       // A node whose client never came back is no place for the next task: this attempt
       // fails as it would have, and the runner exits (lost: the driver looks at the node).
-      fsGone = !SharedFsProbe.awaitAnswer(dirs.root(), fsWaitMs, () -> ping(attempt), attempt);
+      if (!SharedFsProbe.awaitAnswer(dirs.root(), fsWaitMs, () -> ping(attempt), attempt)) {
+        LOG.error("The shared file system does not answer on this node; exiting after {}",
+            attempt);
+        exitAfterTask = 4;
+      }
       TaskSetup.clearWorkDir(workDir);
       logs = new AttemptLogs(dirs, attempt.toString(), host);
       fetchCredentials();
@@ -295,11 +276,16 @@ public final class TaskRunner {
       LOG.info("Finished {}", attempt);
     } catch (Throwable t) {
       LOG.warn("Attempt {} failed", attempt, t);
-      poisoned = poisonsJvm(t);
+      if (FreshJvm.needed(t, TaskRunner.class.getClassLoader())) {
+        // Every later task that uses the class would fail the same way at once, using up
+        // their attempts here; on YARN each attempt has a fresh JVM. The driver replaces us.
+        LOG.error("A class failed to initialize in this runner's JVM; exiting for a fresh one");
+        exitAfterTask = FreshJvm.EXIT_STATUS;
+      }
       String trace = StringUtils.stringifyException(t);
       if (t instanceof BadMapOutput.Exception) {
         trace = t.getMessage() + trace;
-      } else if (mapFiles != null && taskConf != null && readingMapOutput(t)) {
+      } else if (mapFiles != null && taskConf != null && SharedMapOutputFile.readingMapOutput(t)) {
         // A reduce failed: if some map's segment is unreadable (checksum, truncation), say
         // which, so the driver re-runs that map rather than retrying the reduce on it.
         try {
@@ -395,23 +381,6 @@ public final class TaskRunner {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /**
-   * Whether a reduce's failure may come from reading map output: a shuffle error, or a
-   * checksum, EOF or index error anywhere in its causes (a failure in the user's reducer
-   * does not make the runner read every segment again).
-   */
-  static boolean readingMapOutput(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
-          || c instanceof org.apache.hadoop.fs.ChecksumException
-          || c instanceof java.io.EOFException
-          || c instanceof IndexOutOfBoundsException) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private UserGroupInformation user(String name) {

@@ -55,6 +55,9 @@ class SharedFsProbeTest {
         new ClassNotFoundException("org.apache.hadoop.streaming.PipeMapRunner"))), tmp.toFile()));
     assertTrue(SharedFsProbe.mayBeJobState(new java.util.zip.ZipException("invalid LOC header"),
         tmp.toFile()));
+    assertTrue(SharedFsProbe.mayBeJobState(new RuntimeException(new ExceptionInInitializerError(
+        new IllegalStateException("a static initializer threw"))), tmp.toFile()),
+        "a class of the job's left uninitialized goes with the job's class loader");
   }
 
   @Test

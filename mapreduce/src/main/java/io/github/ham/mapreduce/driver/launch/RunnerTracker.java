@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.ids.RunnerId;
+import io.github.ham.mapreduce.common.protocol.FreshJvm;
 import io.github.ham.mapreduce.driver.launch.NodeState;
 import io.github.ham.mapreduce.driver.launch.RunnerExit;
 import io.github.ham.mapreduce.driver.schedule.RunnerKind;
@@ -173,6 +174,11 @@ public final class RunnerTracker {
     }
     if (e.node == null) {
       e.node = exit.node();
+    }
+    if (exit.exitStatus() == FreshJvm.EXIT_STATUS) {
+      // It left after its attempt's failure, as it said (FreshJvm): a replacement is due.
+      e.exitExpected = true;
+      return lose(e, "it asked for a fresh JVM: a class failed to initialize in its own");
     }
     return lose(e, "its process exited (" + exit.reason() + ")");
   }

@@ -10,6 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.ham.mapreduce.common.protocol.FreshJvm;
 import io.github.ham.mapreduce.driver.launch.NodeState;
 import io.github.ham.mapreduce.driver.launch.RunnerExit;
 import io.github.ham.mapreduce.driver.launch.RunnerTracker.Decision;
@@ -159,5 +160,19 @@ class RunnerTrackerTest {
         RunnerTracker.decide(false, "node1", 3, 3, NodeState.UNHEALTHY, true));
     assertEquals(Decision.JOB_FINISHED,
         RunnerTracker.decide(true, "node1", 0, 3, NodeState.HEALTHY, true));
+  }
+
+  @Test
+  void aRunnerAskingForAFreshJvmIsReplacedBeyondTheBudget() {
+    RunnerTracker t = new RunnerTracker();
+    t.contact("node1/g0-p0/1", 0);
+    t.contact("node2/g0-p1/2", 0);
+    Lost fresh = t.exited(new RunnerExit("g0-p0", "node1",
+        "Exited with exit code " + FreshJvm.EXIT_STATUS));
+    assertTrue(fresh.expected());
+    assertTrue(fresh.reason().contains("asked for a fresh JVM"), fresh.reason());
+    assertEquals("node1", fresh.node());
+    Lost other = t.exited(new RunnerExit("g0-p1", "node2", "Exited with exit code 1"));
+    assertFalse(other.expected(), "another status counts against the budget");
   }
 }

@@ -1,0 +1,64 @@
+package io.github.ham.mapreduce.common.protocol;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * A runner whose JVM a task left unusable asks for a fresh one: it exits with
+ * {@link #EXIT_STATUS} after reporting the attempt's failure, and the driver replaces it on its
+ * node without counting the replacement against ham.runner.max.relaunches (as a runner whose
+ * exit the driver caused). On YARN every attempt has a JVM of its own; a HAM runner's tasks
+ * share one, so a class whose static initializer failed once stays uninitialized for every
+ * later task of the runner, which fails at once with "Could not initialize class" and uses up
+ * the task's attempts in seconds. In CI that class was Hadoop's FileSystem, reading its
+ * configuration while the file system's server restarted. Only a class of the runner's own
+ * class path (Hadoop, HAM, the JDK) needs a fresh JVM: a class of the job's jars goes with the
+ * job's class loader, which the runner drops after such a failure (the next task loads the
+ * class anew).
+ */
+public final class FreshJvm {
+  /** The runner's exit status when it wants a fresh JVM. */
+  public static final int EXIT_STATUS = 5;
+  private static final String NOT_INITIALIZED = "Could not initialize class ";
+
+  private FreshJvm() {
+  }
+
+  /**
+   * Whether {@code t} shows a class that {@code own} (the runner's class loader) loads left
+   * uninitialized for good.
+   */
+  public static boolean needed(Throwable t, ClassLoader own) {
+    for (String name : uninitialized(t)) {
+      try {
+        Class.forName(name, false, own);
+        return true;
+      } catch (ClassNotFoundException | LinkageError e) {
+        // Not the runner's: the job's, gone with its class loader.
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The classes {@code t} shows left uninitialized: those whose static initializer threw (an
+   * ExceptionInInitializerError's cause, thrown from their {@code <clinit>}), and those a
+   * later use found so (NoClassDefFoundError "Could not initialize class X").
+   */
+  public static Set<String> uninitialized(Throwable t) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof ExceptionInInitializerError && c.getCause() != null) {
+        for (StackTraceElement f : c.getCause().getStackTrace()) {
+          if (f.getMethodName().equals("<clinit>")) {
+            out.add(f.getClassName());
+          }
+        }
+      } else if (c instanceof NoClassDefFoundError && c.getMessage() != null
+          && c.getMessage().startsWith(NOT_INITIALIZED)) {
+        out.add(c.getMessage().substring(NOT_INITIALIZED.length()).trim());
+      }
+    }
+    return out;
+  }
+}
