@@ -168,9 +168,15 @@ public final class TaskRunner {
       try {
         return runner.loop();
       } finally {
-        runner.closeJob();
-        runner.watch.stop();
-        FileSystem.closeAllForUGI(runner.user(null));  // a next job has a user of its own
+        try {
+          runner.closeJob();
+          runner.watch.stop();
+          FileSystem.closeAllForUGI(runner.user(null));  // a next job has a user of its own
+        } catch (Throwable t) {
+          // Not in place of the loop's exit status: a class left uninitialized (FreshJvm)
+          // may be Hadoop's FileSystem itself.
+          LOG.warn("Cannot clean up after job {}: {}", jobId, t.toString());
+        }
       }
     } finally {
       RPC.stopProxy(umbilical);
@@ -204,7 +210,7 @@ public final class TaskRunner {
           LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
           return 3;
         }
-        Thread.sleep(pacing.nextRetryMs());
+        Thread.sleep(Math.min(pacing.nextRetryMs(), driverTimeoutMs - silent + 1));
         continue;
       }
       if (next != null && next.shouldDie()) {
@@ -276,7 +282,7 @@ public final class TaskRunner {
       LOG.info("Finished {}", attempt);
     } catch (Throwable t) {
       LOG.warn("Attempt {} failed", attempt, t);
-      if (FreshJvm.needed(t, TaskRunner.class.getClassLoader())) {
+      if (exitAfterTask == 0 && FreshJvm.needed(t, TaskRunner.class.getClassLoader())) {
         // Every later task that uses the class would fail the same way at once, using up
         // their attempts here; on YARN each attempt has a fresh JVM. The driver replaces us.
         LOG.error("A class failed to initialize in this runner's JVM; exiting for a fresh one");

@@ -6,19 +6,20 @@ import java.util.Set;
 /**
  * A runner whose JVM a task left unusable asks for a fresh one: it exits with
  * {@link #EXIT_STATUS} after reporting the attempt's failure, and the driver replaces it on its
- * node without counting the replacement against ham.runner.max.relaunches (as a runner whose
- * exit the driver caused). On YARN every attempt has a JVM of its own; a HAM runner's tasks
- * share one, so a class whose static initializer failed once stays uninitialized for every
- * later task of the runner, which fails at once with "Could not initialize class" and uses up
- * the task's attempts in seconds. In CI that class was Hadoop's FileSystem, reading its
- * configuration while the file system's server restarted. Only a class of the runner's own
- * class path (Hadoop, HAM, the JDK) needs a fresh JVM: a class of the job's jars goes with the
- * job's class loader, which the runner drops after such a failure (the next task loads the
- * class anew).
+ * node as any lost runner, counted against ham.runner.max.relaunches (a class that fails to
+ * initialize in every JVM, a site's broken jar say, must not have thousands of runners replaced
+ * wave after wave until a task runs out of attempts). On YARN every attempt has a JVM of its
+ * own; a HAM runner's tasks share one, so a class whose static initializer failed once stays
+ * uninitialized for every later task of the runner, which fails at once with "Could not
+ * initialize class" and uses up the task's attempts in seconds. In CI that class was Hadoop's
+ * FileSystem, reading its configuration while the file system's server restarted. Only a class
+ * of the runner's own class path (Hadoop, HAM, the JDK) needs a fresh JVM: a class of the job's
+ * jars goes with the job's class loader, which the runner drops after such a failure (the next
+ * task loads the class anew).
  */
 public final class FreshJvm {
-  /** The runner's exit status when it wants a fresh JVM. */
-  public static final int EXIT_STATUS = 5;
+  /** The runner's exit status when it wants a fresh JVM (sysexits' EX_TEMPFAIL). */
+  public static final int EXIT_STATUS = 75;
   private static final String NOT_INITIALIZED = "Could not initialize class ";
 
   private FreshJvm() {

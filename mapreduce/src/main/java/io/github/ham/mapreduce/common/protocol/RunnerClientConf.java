@@ -6,8 +6,9 @@ import org.apache.hadoop.conf.Configuration;
  * How a runner's IPC client reaches the driver, for the runners and for the scale bench's
  * simulated ones alike (so that the bench measures what runners do): it gives up on an
  * unreachable driver quickly, since a runner must exit within about 10-20 s of losing it. A
- * refused connection is not retried here after Hadoop's fixed second: the runner's own pauses
- * are jittered (the runner's ConnectPacing), so that a step's runners do not come back at once.
+ * refused connection is retried once after Hadoop's second: Hadoop's Task retries its commit
+ * calls ten times without a pause, so this second is all the slack they have; the runner's own
+ * loop pauses after a failed call with jitter (the runner's ConnectPacing).
  */
 public final class RunnerClientConf {
   private RunnerClientConf() {
@@ -15,7 +16,7 @@ public final class RunnerClientConf {
 
   /** Sets the runner's IPC client keys in {@code conf}. */
   public static void apply(Configuration conf) {
-    conf.setInt("ipc.client.connect.max.retries", 0);
+    conf.setInt("ipc.client.connect.max.retries", 1);
     conf.setInt("ipc.client.connect.max.retries.on.timeouts", 2);
     conf.setInt("ipc.client.connect.retry.interval", 1000);
     conf.setInt("ipc.client.connect.timeout", 5000);

@@ -3,7 +3,9 @@ package io.github.ham.mapreduce.driver.ipc;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Set;
 
 import javax.crypto.KeyGenerator;
 
@@ -45,6 +47,9 @@ public final class UmbilicalServer {
   static final int LISTEN_QUEUE = 4096;
   /** Most reader threads, unless the job sets ipc.server.read.threadpool.size (Hadoop's: 1). */
   static final int MAX_READERS = 4;
+  /** The resources Hadoop loads its defaults from, as Configuration names them. */
+  private static final Set<String> HADOOP_DEFAULTS = Set.of("core-default.xml",
+      "hdfs-default.xml", "mapred-default.xml", "yarn-default.xml");
   private final Configuration conf;
   private final JobID id;
   private final JobTokenSecretManager secrets = new JobTokenSecretManager();
@@ -99,26 +104,7 @@ public final class UmbilicalServer {
 
   /** Starts serving the runners' protocols (to runners) and control (to clients). */
   public void start(RunnerUmbilical umbilical, DriverControl control) throws IOException {
-    // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
-    // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
-    // client without a token is turned away at connection set-up, before any call.
-    Configuration serverConf = new Configuration(conf);
-    serverConf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
-        UserGroupInformation.AuthenticationMethod.TOKEN.name().toLowerCase(Locale.ROOT));
-    // Every runner of a job connects within a second or two of its step's start (thousands
-    // on a large allocation): with Hadoop's backlog of 256 the kernel drops the connection
-    // requests beyond it, and runners time out connecting (ipc.client.connect.timeout) and
-    // retry or exit. The kernel caps the backlog at net.core.somaxconn.
-    setUnlessJobDoes(serverConf, CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
-        LISTEN_QUEUE);
-    // A reader thread decodes its connections' calls and runs their SASL handshakes: with
-    // Hadoop's one, a job's thousands of runners connecting at once queue behind it (10,000
-    // simulated runners on 1,000 connections: 21.5 s to connect with one, 18.2-18.8 s with
-    // four, a 10 s ramp included; bench/results/scale-readers). But each reader wakes for
-    // fewer calls: four cost 15% more CPU a dispatch than one (bench/README.md, "The driver's
-    // readers"), so a reader per 4 cores of the driver's node.
-    setUnlessJobDoes(serverConf, CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
-        readers(Runtime.getRuntime().availableProcessors()));
+    Configuration serverConf = serverConf(conf, Runtime.getRuntime().availableProcessors());
     server = new RPC.Builder(serverConf).setProtocol(TaskUmbilicalProtocol.class)
         .setInstance(umbilical)
         .setBindAddress(conf.getTrimmed(HamConfig.DRIVER_BIND_HOST,
@@ -138,6 +124,32 @@ public final class UmbilicalServer {
     LOG.info("HAM umbilical for {} listening on {}:{}", id, host, port());
   }
 
+  /** The IPC server's configuration: the job's {@code conf}, for a driver with {@code cores}. */
+  static Configuration serverConf(Configuration conf, int cores) {
+    // With security off, a Hadoop server also accepts SIMPLE (unauthenticated) connections
+    // beside TOKEN. Declaring TOKEN as the server's own method leaves TOKEN the only one, so a
+    // client without a token is turned away at connection set-up, before any call.
+    Configuration serverConf = new Configuration(conf);
+    serverConf.set(CommonConfigurationKeysPublic.HADOOP_SECURITY_AUTHENTICATION,
+        UserGroupInformation.AuthenticationMethod.TOKEN.name().toLowerCase(Locale.ROOT));
+    // Every runner of a job connects within a second or two of its step's start (thousands
+    // on a large allocation): with Hadoop's backlog of 256 the kernel drops the connection
+    // requests beyond it, and runners time out connecting (ipc.client.connect.timeout) and
+    // retry or exit. The kernel caps the backlog at net.core.somaxconn.
+    setUnlessJobDoes(serverConf, CommonConfigurationKeysPublic.IPC_SERVER_LISTEN_QUEUE_SIZE_KEY,
+        LISTEN_QUEUE);
+    // A reader thread decodes its connections' calls and runs their SASL handshakes: with
+    // Hadoop's one, a job's thousands of runners connecting at once queue behind it (10,000
+    // simulated runners on 1,000 connections: 21.5 s to connect with one, 18.2-18.8 s with
+    // four, a 10 s ramp included; bench/results/scale-readers). But each reader wakes for
+    // fewer calls: four cost about a quarter more CPU a dispatch than one (bench/README.md,
+    // "The driver's readers"), so a reader per 4 of the CPUs the driver's JVM may use (in an
+    // allocation, those Slurm gave the job on the driver's node).
+    setUnlessJobDoes(serverConf, CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
+        readers(cores));
+    return serverConf;
+  }
+
   /** The reader threads for a driver with {@code cores} cores: one per 4, 1 to 4. */
   static int readers(int cores) {
     return Math.max(1, Math.min(MAX_READERS, cores / 4));
@@ -146,21 +158,23 @@ public final class UmbilicalServer {
   /**
    * Sets {@code key} to HAM's {@code value} unless the job set it. Not {@code setIfUnset}: every
    * configuration a job has loads {@code core-default.xml}, which names both keys (Hadoop's
-   * backlog of 256 and one reader), so no key of it is ever unset. A key whose only sources
-   * are Hadoop's {@code *-default.xml} files (and job files, which repeat the sources before
-   * them) is Hadoop's default; any other source (a site file, {@code -D}, the job's code) is the
-   * job's choice.
+   * backlog of 256 and one reader), so no key of it is ever unset. A key that came from one of
+   * Hadoop's {@code *-default.xml} resources, then at most through submitted job files (a
+   * {@code job.xml} lists the sources before it, and its own name comes last), is Hadoop's
+   * default; any other source (a site file, {@code -D}, the job's code, a {@code job.xml}
+   * written without sources) is the job's choice.
    */
   static void setUnlessJobDoes(Configuration conf, String key, int value) {
     String[] sources = conf.getPropertySources(key);
-    if (sources != null) {
-      for (String source : sources) {
-        if (!source.endsWith("-default.xml") && !source.endsWith("job.xml")) {
-          return;
-        }
-      }
+    if (sources == null || HADOOP_DEFAULTS.contains(sources[0])
+        && Arrays.stream(sources).skip(1).allMatch(UmbilicalServer::isJobFile)) {
+      conf.setInt(key, value);
     }
-    conf.setInt(key, value);
+  }
+
+  /** A submitted job's configuration file (a staged job.xml, or a runner's copy of it). */
+  private static boolean isJobFile(String source) {
+    return source.equals("job.xml") || source.endsWith("/job.xml");
   }
 
   /** The address runners connect to. */

@@ -56,6 +56,8 @@ public final class RunnerSupervisor {
    */
   static final long EXITS_EVERY_MS = 50;
   private long exitsPolledAt = Long.MIN_VALUE / 2;
+  /** Exits read outside {@link #check}'s own look, for its next round. */
+  private final List<RunnerExit> heldExits = new ArrayList<>();
   /** Relaunches and replacements counted against ham.runner.max.relaunches. */
   private int relaunchesUsed;
 
@@ -136,11 +138,13 @@ public final class RunnerSupervisor {
       return;
     }
     List<RunnerTracker.Lost> lost = new ArrayList<>();
-    boolean pollExits = now - exitsPolledAt >= EXITS_EVERY_MS || now < exitsPolledAt;
-    if (pollExits) {
+    List<RunnerExit> exits = new ArrayList<>(heldExits);
+    heldExits.clear();
+    if (now - exitsPolledAt >= EXITS_EVERY_MS || now < exitsPolledAt) {
       exitsPolledAt = now;
+      exits.addAll(launcher.pollExits());
     }
-    for (RunnerExit exit : pollExits ? launcher.pollExits() : List.<RunnerExit>of()) {
+    for (RunnerExit exit : exits) {
       if (!network.isEmpty() && exit.exitStatus() == NetworkChoice.EXIT_NOT_ON_NETWORK) {
         // A node without the job's network: a replacement there would exit the same way, and
         // the job is not to fall back to another network (the runners' log says what it has).
@@ -192,7 +196,9 @@ public final class RunnerSupervisor {
           kind == RunnerKind.ANY ? "" : kind + " ");
       launcher.kill(gens);
     }
-    launcher.pollExits();
+    // The killed runners' exits come with the next round's, when they are lost already (the
+    // tracker reports a runner once); other kinds' exits read with them are not dropped.
+    heldExits.addAll(launcher.pollExits());
     // Marked lost before their attempts end, as everywhere: DriverUmbilical relies on that
     // order to never leave an attempt with a lost runner.
     tracker.allLost(kind);
@@ -251,8 +257,7 @@ public final class RunnerSupervisor {
     }
     LOG.warn("Task runner {} on {} lost ({}); started replacement runner {} on {} ({})",
         name, lost.node(), lost.reason(), slot, lost.node(), lost.expected()
-            ? "an exit the driver caused or the runner announced; not counted against "
-                + HamConfig.MAX_RUNNER_LAUNCHES
+            ? "the driver ended its task; not counted against " + HamConfig.MAX_RUNNER_LAUNCHES
             : "relaunch " + relaunchesUsed + " of " + maxRelaunches);
   }
 

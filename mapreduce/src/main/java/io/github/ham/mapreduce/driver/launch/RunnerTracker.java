@@ -176,8 +176,7 @@ public final class RunnerTracker {
       e.node = exit.node();
     }
     if (exit.exitStatus() == FreshJvm.EXIT_STATUS) {
-      // It left after its attempt's failure, as it said (FreshJvm): a replacement is due.
-      e.exitExpected = true;
+      // It left after its attempt's failure (FreshJvm); replaced as any lost runner.
       return lose(e, "it asked for a fresh JVM: a class failed to initialize in its own");
     }
     return lose(e, "its process exited (" + exit.reason() + ")");

@@ -6,8 +6,10 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import io.github.ham.mapreduce.common.HamConfig;
@@ -68,11 +70,18 @@ class UmbilicalServerTest {
     try (OutputStream out = new FileOutputStream(xml)) {
       conf.writeXml(out);
     }
+    return read(xml);
+  }
+
+  private static Configuration read(File xml) {
     Configuration read = new Configuration(false);
     read.addResource(new org.apache.hadoop.fs.Path(xml.toURI()));
     read.get(HamConfig.DRIVER_HOST);  // loads it
     return read;
   }
+
+  private static final String READERS = "ipc.server.read.threadpool.size";
+  private static final String BACKLOG = "ipc.server.listen.queue.size";
 
   /**
    * Hadoop's core-default.xml names the reader count and the backlog (1 and 256), so a job's
@@ -80,51 +89,34 @@ class UmbilicalServerTest {
    * defaults set them (a job.xml repeats each key's sources, so a default stays a default).
    */
   @Test
-  void readsWithHamsThreadsWhenOnlyHadoopsDefaultSaysHowMany(@TempDir Path dir)
-      throws Exception {
+  void hamsReadersAndBacklogWhenOnlyHadoopsDefaultsNameThem(@TempDir Path dir) throws Exception {
     Configuration defaults = conf(true);
-    assertEquals("1", defaults.get("ipc.server.read.threadpool.size"));
-    // Where HAM's count is Hadoop's too (fewer than 8 cores), ask for another through the
-    // same path: the test must see which of the two the server took.
+    assertEquals("1", defaults.get(READERS));
+    for (Configuration c : List.of(defaults, throughJobXml(defaults, dir))) {
+      Configuration server = UmbilicalServer.serverConf(c, 16);
+      assertEquals(4, server.getInt(READERS, 0));
+      assertEquals(UmbilicalServer.LISTEN_QUEUE, server.getInt(BACKLOG, 0));
+      assertEquals(1, UmbilicalServer.serverConf(c, 2).getInt(READERS, 0));
+      assertEquals("token", server.get("hadoop.security.authentication"));
+    }
+  }
+
+  @Test
+  void theJobsOwnReadersAndBacklogStand(@TempDir Path dir) throws Exception {
     Configuration asked = conf(true);
-    asked.setInt("ipc.server.read.threadpool.size", 5);
-    assertEquals(5, readersStarted(throughJobXml(asked, dir)));
-    Configuration unset = throughJobXml(defaults, dir);
-    UmbilicalServer.setUnlessJobDoes(unset, "ipc.server.read.threadpool.size", 5);
-    assertEquals(5, unset.getInt("ipc.server.read.threadpool.size", 0));
-    assertEquals(readers(), readersStarted(defaults));
-
-    Configuration backlog = conf(true);
-    UmbilicalServer.setUnlessJobDoes(backlog, "ipc.server.listen.queue.size",
-        UmbilicalServer.LISTEN_QUEUE);
-    assertEquals(UmbilicalServer.LISTEN_QUEUE, backlog.getInt("ipc.server.listen.queue.size", 0));
-    Configuration own = conf(true);
-    own.setInt("ipc.server.listen.queue.size", 100);
-    Configuration read = throughJobXml(own, dir);
-    UmbilicalServer.setUnlessJobDoes(read, "ipc.server.listen.queue.size",
-        UmbilicalServer.LISTEN_QUEUE);
-    assertEquals(100, read.getInt("ipc.server.listen.queue.size", 0));
-  }
-
-  /** What this machine's driver reads with unless the job says. */
-  private static int readers() {
-    return UmbilicalServer.readers(Runtime.getRuntime().availableProcessors());
-  }
-
-  @Test
-  void readsConnectionsWithAThreadPerFourCoresUpToFour() {
-    assertEquals(1, UmbilicalServer.readers(1));
-    assertEquals(1, UmbilicalServer.readers(7));
-    assertEquals(2, UmbilicalServer.readers(8));
-    assertEquals(4, UmbilicalServer.readers(16));
-    assertEquals(4, UmbilicalServer.readers(128));
-  }
-
-  @Test
-  void readsConnectionsWithThatManyThreadsUnlessTheJobSaysHowMany() throws Exception {
-    assertEquals(readers(), readersStarted(conf()));
-    Configuration three = conf();
-    three.setInt("ipc.server.read.threadpool.size", 3);
-    assertEquals(3, readersStarted(three));
+    asked.setInt(READERS, 2);  // as -D or the job's code
+    asked.setInt(BACKLOG, 100);
+    Configuration server = UmbilicalServer.serverConf(throughJobXml(asked, dir), 16);
+    assertEquals(2, server.getInt(READERS, 0));
+    assertEquals(100, server.getInt(BACKLOG, 0));
+    // A job file written without sources, or by another name, is the job's choice too.
+    File bare = dir.resolve("bare/job.xml").toFile();
+    bare.getParentFile().mkdirs();
+    Files.writeString(bare.toPath(), "<configuration><property><name>" + READERS
+        + "</name><value>1</value></property></configuration>");
+    assertEquals(1, UmbilicalServer.serverConf(read(bare), 16).getInt(READERS, 0));
+    File named = dir.resolve("wordcount-job.xml").toFile();
+    Files.copy(bare.toPath(), named.toPath());
+    assertEquals(1, UmbilicalServer.serverConf(read(named), 16).getInt(READERS, 0));
   }
 }
