@@ -440,9 +440,9 @@ def test_runners_know_their_steps_size_to_spread_their_first_calls(runs):
     for log in steps:
         said = re.findall(r"Task runner (\S+) started; first call in (\d+) ms \(one of (\d+) "
                           r"runners of its step\)", log.read_text())
-        # A runner's id ends with its JVM's pid; a warm runner claimed by a later job says it
-        # again there, with the claim's slot.
-        runners = {runner.rsplit("/", 1)[1] for runner, _, _ in said}
+        # A runner's id is node/slot/pid; a warm runner claimed by a later job says it again
+        # there, with the claim's slot: a runner is its node and pid.
+        runners = {(runner.split("/")[0], runner.rsplit("/", 1)[1]) for runner, _, _ in said}
         assert runners, log
         assert {int(n) for _, _, n in said} == {len(runners)}, (log, said)  # 3 nodes' runners
         assert all(int(ms) <= len(runners) // 10 for _, ms, _ in said), said

@@ -3,6 +3,9 @@ package io.github.ham.mapreduce.runner;
 import java.util.Map;
 import java.util.Random;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * When a runner first calls the driver, and how long it waits to call again after a call
  * failed. All the runners of a step start within a second or so of each other; on a large
@@ -15,6 +18,7 @@ import java.util.Random;
  * the scale bench's simulated runners, which connect as runners do.
  */
 public final class ConnectPacing {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectPacing.class);
   /** The rate the runners of one step spread their first calls to: connections a second. */
   static final int STEP_RATE_PER_S = 10_000;
   /** The pause after a first failed call (the mean: each pause is 0.5-1.5 times its base). */
@@ -29,6 +33,20 @@ public final class ConnectPacing {
 
   public ConnectPacing(Random random) {
     this.random = random;
+  }
+
+  /**
+   * Waits, before runner {@code runnerId}'s first call, its share of its step's spread (the
+   * step from Slurm's environment), saying so in its log; returns its pacing for failed calls.
+   */
+  public static ConnectPacing firstCall(String runnerId) throws InterruptedException {
+    ConnectPacing pacing = new ConnectPacing(new Random());
+    int step = stepRunners(System.getenv());
+    long delay = pacing.firstCallDelayMs(step);
+    LOG.info("Task runner {} started; first call in {} ms (one of {} runners of its step)",
+        runnerId, delay, step);
+    Thread.sleep(delay);
+    return pacing;
   }
 
   /** The runners of this runner's step, from Slurm's environment (1 outside a step). */

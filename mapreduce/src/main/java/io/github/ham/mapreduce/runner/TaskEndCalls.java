@@ -15,6 +15,8 @@ import org.apache.hadoop.mapred.JvmTask;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The umbilical a task sees in a runner: every call goes to the driver as it is, except those a
@@ -38,6 +40,7 @@ import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
  * which end their attempts through it as TaskRunner does.
  */
 public final class TaskEndCalls implements InvocationHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskEndCalls.class);
   private final RunnerUmbilical driver;
   private final JobID jobId;
   private final long pid;
@@ -86,6 +89,35 @@ public final class TaskEndCalls implements InvocationHandler {
       }
     }
     return next;
+  }
+
+  /**
+   * The runner exits without asking for another task: a held end is said now (its last status,
+   * then done), or the driver would take the attempt for lost with its runner and run it again
+   * (a map-only task that committed would commit twice).
+   */
+  public void sayHeldEnd() {
+    TaskAttemptID ended;
+    TaskStatus last;
+    synchronized (this) {
+      ended = done;
+      last = doneStatus;
+      done = null;
+      doneStatus = null;
+    }
+    if (ended == null) {
+      return;
+    }
+    try {
+      if (last != null) {
+        driver.statusUpdate(ended, last);
+      }
+      driver.done(ended);
+    } catch (IOException e) {
+      LOG.warn("Cannot tell the driver that {} is done: {}", ended, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override

@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
-import java.util.Random;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.ids.RunnerId;
@@ -39,6 +38,7 @@ import org.apache.hadoop.security.SecurityUtil;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.StringUtils;
+import org.apache.hadoop.util.functional.RunnableRaisingIOE;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,30 +168,30 @@ public final class TaskRunner {
       try {
         return runner.loop();
       } finally {
-        try {
-          runner.closeJob();
-          runner.watch.stop();
-          FileSystem.closeAllForUGI(runner.user(null));  // a next job has a user of its own
-        } catch (Throwable t) {
-          // Not in place of the loop's exit status: a class left uninitialized (FreshJvm)
-          // may be Hadoop's FileSystem itself.
-          LOG.warn("Cannot clean up after job {}: {}", jobId, t.toString());
-        }
+        // Each step whatever the others do, and none in place of the loop's exit status: a
+        // class left uninitialized (FreshJvm) may be Hadoop's FileSystem itself.
+        cleanUp("the job's state", runner::closeJob);
+        cleanUp("the memory watch", runner.watch::stop);
+        cleanUp("the job user's file systems (a next job has its own user)",
+            () -> FileSystem.closeAllForUGI(runner.user(null)));
       }
     } finally {
       RPC.stopProxy(umbilical);
     }
   }
 
+  /** A step of the clean-up after a job, which must not stop the others. */
+  private static void cleanUp(String what, RunnableRaisingIOE step) {
+    try {
+      step.apply();
+    } catch (Throwable t) {
+      LOG.warn("Cannot clean up {}: {}", what, t.toString());
+    }
+  }
+
   private int loop() throws InterruptedException {
-    // Not all of a step's runners at once (ConnectPacing); a warm runner claimed by the next
-    // job calls its driver with the rest of its step too.
-    ConnectPacing pacing = new ConnectPacing(new Random());
-    int step = ConnectPacing.stepRunners(System.getenv());
-    long delay = pacing.firstCallDelayMs(step);
-    LOG.info("Task runner {} started; first call in {} ms (one of {} runners of its step)",
-        runnerId, delay, step);
-    Thread.sleep(delay);
+    // A warm runner claimed by the next job calls its driver with the rest of its step too.
+    ConnectPacing pacing = ConnectPacing.firstCall(runnerId);
     long lastContact = System.currentTimeMillis();
     IdleBackoff idle = new IdleBackoff();
     while (true) {
@@ -210,7 +210,7 @@ public final class TaskRunner {
           LOG.error("Driver unreachable for {} ms; exiting: {}", silent, e.toString());
           return 3;
         }
-        Thread.sleep(Math.min(pacing.nextRetryMs(), driverTimeoutMs - silent + 1));
+        Thread.sleep(Math.min(pacing.nextRetryMs(), Math.max(1, driverTimeoutMs - silent)));
         continue;
       }
       if (next != null && next.shouldDie()) {
@@ -224,6 +224,7 @@ public final class TaskRunner {
       idle.reset();
       runTask(next.getTask());
       if (exitAfterTask != 0) {
+        calls.sayHeldEnd();
         return exitAfterTask;
       }
       lastContact = System.currentTimeMillis();
@@ -283,8 +284,6 @@ public final class TaskRunner {
     } catch (Throwable t) {
       LOG.warn("Attempt {} failed", attempt, t);
       if (exitAfterTask == 0 && FreshJvm.needed(t, TaskRunner.class.getClassLoader())) {
-        // Every later task that uses the class would fail the same way at once, using up
-        // their attempts here; on YARN each attempt has a fresh JVM. The driver replaces us.
         LOG.error("A class failed to initialize in this runner's JVM; exiting for a fresh one");
         exitAfterTask = FreshJvm.EXIT_STATUS;
       }

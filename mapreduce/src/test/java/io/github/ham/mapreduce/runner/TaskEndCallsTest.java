@@ -70,6 +70,23 @@ class TaskEndCallsTest {
   }
 
   @Test
+  void aRunnerThatExitsWithoutAskingAgainSaysTheHeldEndFirst() throws Exception {
+    TaskEndCalls ends = new TaskEndCalls(driver(), JOB, 7, "r");
+    TaskUmbilicalProtocol task = ends.forTask();
+    TaskStatus last = SimTaskStatus.map(A, false, 1);
+    task.statusUpdate(A, last);
+    task.done(A);
+    ends.sayHeldEnd();
+    assertEquals(List.of("statusUpdate", "done"), names());
+    assertEquals(last.getCounters(),
+        ((TaskStatus) ((Object[]) calls.get(0)[1])[1]).getCounters());
+    assertEquals(A, ((Object[]) calls.get(1)[1])[0]);
+    ends.sayHeldEnd();
+    ends.nextTask();
+    assertEquals(List.of("statusUpdate", "done", "getTask"), names(), "said once");
+  }
+
+  @Test
   void aStatusFromAnotherThreadGoesAtOnceAndSupersedesTheHeldOne() throws Exception {
     TaskEndCalls ends = new TaskEndCalls(driver(), JOB, 7, "r");
     TaskUmbilicalProtocol task = ends.forTask();

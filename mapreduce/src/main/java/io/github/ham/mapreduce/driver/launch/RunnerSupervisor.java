@@ -257,7 +257,8 @@ public final class RunnerSupervisor {
     }
     LOG.warn("Task runner {} on {} lost ({}); started replacement runner {} on {} ({})",
         name, lost.node(), lost.reason(), slot, lost.node(), lost.expected()
-            ? "the driver ended its task; not counted against " + HamConfig.MAX_RUNNER_LAUNCHES
+            ? "an exit the driver caused or the task announced; not counted against "
+                + HamConfig.MAX_RUNNER_LAUNCHES
             : "relaunch " + relaunchesUsed + " of " + maxRelaunches);
   }
 

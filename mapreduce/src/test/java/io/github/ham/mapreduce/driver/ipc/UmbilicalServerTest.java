@@ -52,10 +52,6 @@ class UmbilicalServerTest {
     }
   }
 
-  private static Configuration conf() {
-    return conf(false);
-  }
-
   /** With {@code defaults}, Hadoop's core-default.xml loaded, as in every job's configuration. */
   private static Configuration conf(boolean defaults) {
     Configuration conf = new Configuration(defaults);
@@ -115,8 +111,20 @@ class UmbilicalServerTest {
     Files.writeString(bare.toPath(), "<configuration><property><name>" + READERS
         + "</name><value>1</value></property></configuration>");
     assertEquals(1, UmbilicalServer.serverConf(read(bare), 16).getInt(READERS, 0));
+    // Hadoop's default with its sources, in a file that is no submitted job's (-conf).
     File named = dir.resolve("wordcount-job.xml").toFile();
-    Files.copy(bare.toPath(), named.toPath());
+    try (OutputStream out = new FileOutputStream(named)) {
+      conf(true).writeXml(out);
+    }
     assertEquals(1, UmbilicalServer.serverConf(read(named), 16).getInt(READERS, 0));
+  }
+
+  @Test
+  void theServerStartsWithThatConfiguration() throws Exception {
+    assertEquals(UmbilicalServer.readers(Runtime.getRuntime().availableProcessors()),
+        readersStarted(conf(true)));
+    Configuration three = conf(true);
+    three.setInt(READERS, 3);
+    assertEquals(3, readersStarted(three));
   }
 }
