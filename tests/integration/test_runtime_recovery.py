@@ -309,11 +309,12 @@ public class TagJob extends Configured implements Tool {
 """
 
 
-def build_jars(d: Path) -> tuple[Path, Path, Path]:
+def build_jars(d: Path, tagger: str = TAGGER) -> tuple[Path, Path, Path]:
+    """(tagger.jar, app.jar, fat.jar): the helper, the job without it, the job with it in lib/."""
     src = d / "src"
     (src / "hamtest" / "lib").mkdir(parents=True)
     (src / "hamtest" / "app").mkdir(parents=True)
-    (src / "hamtest" / "lib" / "Tagger.java").write_text(TAGGER)
+    (src / "hamtest" / "lib" / "Tagger.java").write_text(tagger)
     (src / "hamtest" / "app" / "TagJob.java").write_text(TAGJOB)
     java_home = Path(os.environ.get("JAVA_HOME", "/usr"))
     javac = java_home / "bin" / "javac"
@@ -359,14 +360,11 @@ def test_libjars_and_fat_jar_lib(cluster, tmp_path):
         assert (d / out / "_SUCCESS").exists()
 
 
-# A map-only job whose mapper fails to initialize a class in the first JVM that loads it (as
+# The tagging job whose helper class fails to initialize in the first JVM that loads it (as
 # Hadoop's FileSystem did once in CI, reading its configuration while the file system's server
-# restarted): the class then stays uninitialized in that JVM (or class loader) for good. FRAGILE
-# is that class, in the job's jar or on the runners' own class path.
-FRAGILE = """
-package hamtest.lib;
-
-public class Fragile {
+# restarted): the class then stays uninitialized in that JVM (or class loader) for good. The
+# helper is in the job's jars or on the runners' own class path.
+FRAGILE = TAGGER.replace("public class Tagger {\n", """public class Tagger {
   static {
     try {
       if (new java.io.File("MARKER").createNewFile()) {
@@ -376,49 +374,7 @@ public class Fragile {
       throw new IllegalStateException(e);
     }
   }
-  public static String tag(String s) {
-    return "tagged:" + s;
-  }
-}
-"""
-
-INIT_ONCE = """
-package hamtest.app;
-
-import java.io.IOException;
-import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.*;
-import org.apache.hadoop.mapreduce.*;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
-
-public class InitOnce extends Configured implements Tool {
-  public static class Tag extends Mapper<LongWritable, Text, Text, NullWritable> {
-    @Override
-    protected void map(LongWritable k, Text v, Context c)
-        throws IOException, InterruptedException {
-      c.write(new Text(hamtest.lib.Fragile.tag(v.toString())), NullWritable.get());
-    }
-  }
-  public int run(String[] args) throws Exception {
-    Job job = Job.getInstance(getConf(), "init-once");
-    job.setJarByClass(InitOnce.class);
-    job.setMapperClass(Tag.class);
-    job.setNumReduceTasks(0);
-    job.setOutputKeyClass(Text.class);
-    job.setOutputValueClass(NullWritable.class);
-    FileInputFormat.addInputPath(job, new Path(args[0]));
-    FileOutputFormat.setOutputPath(job, new Path(args[1]));
-    return job.waitForCompletion(true) ? 0 : 1;
-  }
-  public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new InitOnce(), args));
-  }
-}
-"""
+""")
 
 # The runners' class path as the session rendered it (mapred-site.xml), for a job to add to.
 RUNNER_CP = ("$(python3 -c \"import os, xml.etree.ElementTree as E; print(next(p.findtext('value') "
@@ -426,31 +382,17 @@ RUNNER_CP = ("$(python3 -c \"import os, xml.etree.ElementTree as E; print(next(p
              "if p.findtext('name') == 'ham.runner.classpath'))\")")
 
 
-def init_once_jars(d: Path) -> tuple[Path, Path]:
-    """(fragile.jar, app.jar): Fragile alone, and the job without it."""
-    java_home = Path(os.environ.get("JAVA_HOME", "/usr"))
-    javac, jar = (str(java_home / "bin" / "javac"), str(java_home / "bin" / "jar")) \
-        if (java_home / "bin" / "javac").exists() else ("javac", "jar")
-    for pkg, name, text in (("lib", "Fragile", FRAGILE.replace('"MARKER"', json.dumps(str(d / "marker")))),
-                            ("app", "InitOnce", INIT_ONCE)):
-        src = d / "src" / "hamtest" / pkg
-        src.mkdir(parents=True, exist_ok=True)
-        (src / f"{name}.java").write_text(text)
-    subprocess.run([javac, "-d", str(d / "lib-classes"), str(d / "src/hamtest/lib/Fragile.java")],
-                   check=True)
-    subprocess.run([javac, "-cp", f"{d / 'lib-classes'}:{HADOOP_CP}", "-d", str(d / "app-classes"),
-                    str(d / "src/hamtest/app/InitOnce.java")], check=True)
-    fragile, app = d / "fragile.jar", d / "app.jar"
-    subprocess.run([jar, "cf", str(fragile), "-C", str(d / "lib-classes"), "."], check=True)
-    subprocess.run([jar, "cf", str(app), "-C", str(d / "app-classes"), "."], check=True)
-    return fragile, app
+def fragile_jars(d: Path) -> tuple[Path, Path]:
+    """(the fragile helper's jar, the job's jar without it)."""
+    helper, app, _ = build_jars(d, FRAGILE.replace('"MARKER"', json.dumps(str(d / "marker"))))
+    return helper, app
 
 
 def run_init_once(d: Path, cluster: dict[str, str], job_args: str) -> dict:
     """The job on one node's one runner; returns its status record after checking its
     output."""
     write_inputs(d, 3, words=20)
-    script = f"hadoop jar {d / 'app.jar'} hamtest.app.InitOnce {job_args} {d / 'in'} {d / 'out'}"
+    script = f"hadoop jar {d / 'app.jar'} hamtest.app.TagJob {job_args} {d / 'in'} {d / 'out'}"
     r = subprocess.run([sys.executable, "-m", "ham", "run", "-N", "1", "--retention", "all", "--",
                         "bash", "-c", script], cwd=d,
                        env={**cluster, "HAM_SHARED_ROOT": str(d / "shared")},
@@ -477,7 +419,7 @@ def test_class_of_the_runners_own_failing_to_initialize_gets_it_a_fresh_jvm(clus
     map's other attempts at once with "Could not initialize class", and the job failed (a YARN
     container per attempt never carries that over)."""
     d = tmp_path
-    fragile, _ = init_once_jars(d)
+    fragile, _ = fragile_jars(d)
     status = run_init_once(d, cluster, f"-D ham.runner.classpath={RUNNER_CP}:{fragile}")
     log = driver_log(d)
     assert re.search(r"lost \(it asked for a fresh JVM[^)]*\); started replacement runner g1-p0 "
@@ -490,7 +432,7 @@ def test_class_of_the_jobs_failing_to_initialize_is_loaded_anew(cluster, tmp_pat
     after the failure, and the retry, in the same runner (no relaunch allowed), loads the class
     anew (before, the retry failed once more with "Could not initialize class" first)."""
     d = tmp_path
-    fragile, _ = init_once_jars(d)
+    fragile, _ = fragile_jars(d)
     status = run_init_once(d, cluster, f"-D ham.runner.max.relaunches=0 -libjars {fragile}")
     assert "fresh JVM" not in driver_log(d)
     assert status["runner_launches"] == 1
