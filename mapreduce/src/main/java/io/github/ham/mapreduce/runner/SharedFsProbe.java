@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
+import io.github.ham.mapreduce.common.Causes;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,13 +52,9 @@ final class SharedFsProbe {
     if (!reachable(dir)) {
       return true;
     }
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof ClassNotFoundException || c instanceof NoClassDefFoundError
-          || c instanceof ExceptionInInitializerError || c instanceof java.util.zip.ZipException) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(t, c -> c instanceof ClassNotFoundException
+        || c instanceof NoClassDefFoundError || c instanceof ExceptionInInitializerError
+        || c instanceof java.util.zip.ZipException);
   }
 
   static boolean reachable(File dir) {

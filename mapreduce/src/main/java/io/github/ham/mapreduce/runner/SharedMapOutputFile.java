@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.runner;
 
 import java.io.IOException;
 
+import io.github.ham.mapreduce.common.Causes;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
 
@@ -116,14 +117,10 @@ public class SharedMapOutputFile extends MapOutputFile {
    * does not make the runner read every segment again).
    */
   static boolean readingMapOutput(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
-          || c instanceof org.apache.hadoop.fs.ChecksumException
-          || c instanceof java.io.EOFException
-          || c instanceof IndexOutOfBoundsException) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(t,
+        c -> c instanceof org.apache.hadoop.mapreduce.task.reduce.Shuffle.ShuffleError
+        || c instanceof org.apache.hadoop.fs.ChecksumException
+        || c instanceof java.io.EOFException
+        || c instanceof IndexOutOfBoundsException);
   }
 }

@@ -3,6 +3,8 @@ package io.github.ham.mapreduce.common.protocol;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import io.github.ham.mapreduce.common.Causes;
+
 /**
  * A runner whose JVM a task left unusable asks for a fresh one: it exits with
  * {@link #EXIT_STATUS} after reporting the attempt's failure, and the driver replaces it on its
@@ -48,7 +50,7 @@ public final class FreshJvm {
    */
   public static Set<String> uninitialized(Throwable t) {
     Set<String> out = new LinkedHashSet<>();
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+    for (Throwable c : Causes.of(t)) {
       if (c instanceof ExceptionInInitializerError && c.getCause() != null) {
         for (StackTraceElement f : c.getCause().getStackTrace()) {
           if (f.getMethodName().equals("<clinit>")) {
