@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
 public final class HamJob extends Thread {
   private static final Logger LOG = LoggerFactory.getLogger(HamJob.class);
   private static final long TICK_MS = 500;
+  /** The supervision loop passes at most this often, however many attempts end meanwhile. */
+  private static final long MIN_PASS_GAP_MS = 10;
   /** Attempt numbers per run, as the MRAppMaster's ((run - 1) x 1000). */
   private static final int ATTEMPTS_PER_RUN = 1000;
 
@@ -64,7 +66,7 @@ public final class HamJob extends Thread {
   private final JobReport report;
   private final int run;
   private final boolean resumable;
-  private final Wakeup wakeup = new Wakeup();
+  private final Wakeup wakeup = new Wakeup(MIN_PASS_GAP_MS);
   /** The shutdown hook and the supervisor may both stop the job: once. */
   private final Object stopping = new Object();
   private volatile JobStatus.State state = JobStatus.State.PREP;

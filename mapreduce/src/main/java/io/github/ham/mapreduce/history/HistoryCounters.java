@@ -33,6 +33,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
  */
 final class HistoryCounters {
   private static final String NAME = "COUNTERS";  // EventWriter.toAvro's
+  private static final Utf8 NAME_UTF8 = new Utf8(NAME);
   private final Map<String, Utf8> groupNames = new HashMap<>();
   /** Per group: the counters' names and display names. */
   private final Map<String, Map<String, Utf8[]>> counterNames = new HashMap<>();
@@ -45,64 +46,104 @@ final class HistoryCounters {
   private Encoded lastCounters;
 
   /**
-   * Counters with their Avro bytes, made once: an attempt's counters go in its event and in
-   * its task's, and {@link JhistWriter} writes these bytes for both instead of encoding the
-   * ~25 counters' names again (encoding counters was most of the history thread's Avro work).
+   * Counters as their Avro bytes, made once: an attempt's counters go in its event and in its
+   * task's, and {@link JhistWriter} writes these bytes for both. Only JhistWriter reads it: as
+   * a record its groups are empty, the counters being in {@link #bytes} alone.
    */
   static final class Encoded extends JhCounters {
     final byte[] bytes;
 
-    private Encoded(JhCounters counters, byte[] bytes) {
-      super(counters.getName(), counters.getGroups());
+    private Encoded(byte[] bytes) {
+      super(NAME_UTF8, List.of());
       this.bytes = bytes;
     }
   }
 
   /**
-   * {@code source}'s counters in the events' form, converted and encoded once for an
-   * attempt's event and its task's: they follow each other in the history's one thread with
-   * the same source.
+   * {@code source}'s counters in the events' form, encoded once for an attempt's event and its
+   * task's: they follow each other in the history's one thread with the same source.
    */
   JhCounters of(Supplier<IndexedCounters> source) {
     if (source != lastSource) {
       lastSource = source;
-      lastCounters = encoded(toAvro(source.get()));
+      lastCounters = encode(source.get());
     }
     return lastCounters;
   }
 
   /** {@code counters} with the bytes Avro's binary encoding gives them. */
   Encoded encoded(JhCounters counters) {
-    bytes.reset();
-    encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
+    BinaryEncoder e = start();
     try {
-      writer.write(counters, encoder);
-      encoder.flush();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);  // a ByteArrayOutputStream does not fail
+      writer.write(counters, e);
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);  // a ByteArrayOutputStream does not fail
     }
-    return new Encoded(counters, bytes.toByteArray());
+    return finish(e);
   }
 
   /**
-   * {@code counters} as a history event carries them: the same as {@link #toAvro(AbstractCounters)}
-   * of the Counters they came from, as the pairs keep that Counters' order (each group's
-   * counters together).
+   * The driver's pairs with the bytes {@link #encoded} gives the same counters in their
+   * {@link JhCounters} form (the record's name, then its groups, each with its name, display
+   * name and counters, each counter with its name, display name and value; a group's counters
+   * follow each other in the pairs' order), written straight from the pairs with the names'
+   * bytes made once per job: no record per counter and no walk of the schema by Avro's
+   * generic writer, which were most of the history thread's work for an attempt's end
+   * (bench/README.md, "The history's share").
    */
-  JhCounters toAvro(IndexedCounters counters) {
-    JhCounters result = empty();
+  Encoded encode(IndexedCounters counters) {
     long[] pairs = counters.pairs();
-    String current = null;
-    List<JhCounter> counts = null;
-    for (int i = 0; i < pairs.length; i += 2) {
-      Named n = named(counters.names(), (int) pairs[i]);
-      if (!n.group().equals(current)) {
-        current = n.group();
-        counts = addGroup(result, n.groupName(), n.groupDisplay());
+    Named[] named = new Named[pairs.length / 2];
+    int groups = 0;
+    for (int i = 0; i < named.length; i++) {
+      named[i] = named(counters.names(), (int) pairs[2 * i]);
+      if (i == 0 || !named[i].group().equals(named[i - 1].group())) {
+        groups++;
       }
-      addCount(counts, n.name(), n.display(), pairs[i + 1]);
     }
-    return result;
+    BinaryEncoder e = start();
+    try {
+      e.writeString(NAME_UTF8);
+      e.writeArrayStart();
+      e.setItemCount(groups);
+      for (int i = 0; i < named.length; ) {
+        int end = i + 1;
+        while (end < named.length && named[end].group().equals(named[i].group())) {
+          end++;
+        }
+        e.startItem();
+        e.writeString(named[i].groupName());
+        e.writeString(named[i].groupDisplay());
+        e.writeArrayStart();
+        e.setItemCount(end - i);
+        for (; i < end; i++) {
+          e.startItem();
+          e.writeString(named[i].name());
+          e.writeString(named[i].display());
+          e.writeLong(pairs[2 * i + 1]);
+        }
+        e.writeArrayEnd();
+      }
+      e.writeArrayEnd();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);  // a ByteArrayOutputStream does not fail
+    }
+    return finish(e);
+  }
+
+  private BinaryEncoder start() {
+    bytes.reset();
+    encoder = EncoderFactory.get().binaryEncoder(bytes, encoder);
+    return encoder;
+  }
+
+  private Encoded finish(BinaryEncoder e) {
+    try {
+      e.flush();
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);  // a ByteArrayOutputStream does not fail
+    }
+    return new Encoded(bytes.toByteArray());
   }
 
   /** A counter's names: its group's (as a String to compare, and as events carry it), its own. */
@@ -127,7 +168,7 @@ final class HistoryCounters {
   /** No counters, as EventWriter.toAvro names them. */
   private static JhCounters empty() {
     JhCounters result = new JhCounters();
-    result.setName(new Utf8(NAME));
+    result.setName(NAME_UTF8);
     result.setGroups(new ArrayList<>(0));
     return result;
   }

@@ -20,6 +20,12 @@ import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
  * `mapred job -history`. A file cut short (the driver killed) still parses up to the cut.
  */
 final class JhistWriter implements Closeable {
+  /**
+   * The file's buffer: the events of a few dozen tasks (an attempt's end carries its counters
+   * twice, ~3 KB) between flushes. The history's file system is Hadoop's raw local one without
+   * a site configuration, whose default buffer of 4 KB made about one write(2) a task.
+   */
+  static final int BUFFER_BYTES = 128 << 10;
   /** A history thread that is behind still flushes a task's end this often. */
   private static final long MAX_FLUSH_DELAY_NS = 1_000_000_000L;
   private boolean flushDue;

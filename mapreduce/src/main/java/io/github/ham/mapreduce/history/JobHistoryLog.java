@@ -31,6 +31,7 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.jobhistory.AMStartedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.EventType;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
 import org.apache.hadoop.mapreduce.jobhistory.JobFinishedEvent;
@@ -184,7 +185,8 @@ public final class JobHistoryLog {
           true)) {
         redacted.writeXml(o);
       }
-      out = new JhistWriter(fs.create(new Path(jhist().getPath()), true));
+      out = new JhistWriter(fs.create(new Path(jhist().getPath()), true,
+          JhistWriter.BUFFER_BYTES));
       String host = InetAddress.getLocalHost().getHostName();
       for (AMInfo r : earlierRuns) {
         write(new AMStartedEvent(r.getAppAttemptId(), r.getStartTime(), r.getContainerId(),
@@ -258,9 +260,14 @@ public final class JobHistoryLog {
         firstReduceLaunch = start;
       }
       String node = RunnerId.nodeOf(runnerId);
-      write(new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
+      HistoryEvent e = new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
           NO_PORT, container(attempt, a, node, null), "OFF_SWITCH",
-          speculative ? "SPECULATIVE" : "VIRGIN"));
+          speculative ? "SPECULATIVE" : "VIRGIN");
+      if (out != null) {
+        // The event's own getEventType parses its task id from a string: the type is known.
+        out.write(task.getTaskType() == TaskType.MAP ? EventType.MAP_ATTEMPT_STARTED
+            : EventType.REDUCE_ATTEMPT_STARTED, e.getDatum());
+      }
     });
   }
 

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.mapred.Counters;
@@ -15,6 +17,8 @@ import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounter;
+import org.apache.hadoop.mapreduce.jobhistory.JhCounterGroup;
 import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
 import org.apache.hadoop.mapreduce.jobhistory.TaskFinished;
 import org.apache.hadoop.mapreduce.jobhistory.TaskFinishedEvent;
@@ -97,14 +101,46 @@ class HistoryCountersTest {
   }
 
   @Test
-  void theDriversPairsConvertAsHadoopConvertsTheirCounters() throws Exception {
+  void theDriversPairsAreWrittenAsHadoopWritesTheirCounters() throws Exception {
     HistoryCounters avro = new HistoryCounters();
-    assertEquals(hadoops(sample(0)).toString(), avro.toAvro(indexed(sample(0))).toString());
-    JhCounters again = avro.toAvro(indexed(sample(100)));  // names from the cache
-    assertEquals(hadoops(sample(100)).toString(), again.toString());
-    assertArrayEquals(jhist(hadoops(sample(9))), jhist(avro.encoded(avro.toAvro(
-        indexed(sample(9))))));
-    assertEquals(0, avro.toAvro(new IndexedCounters(new long[0], i -> null)).getGroups().size());
+    assertArrayEquals(jhist(hadoops(sample(0))), jhist(avro.encode(indexed(sample(0)))));
+    // Names from the cache, this report's values.
+    assertArrayEquals(jhist(hadoops(sample(100))), jhist(avro.encode(indexed(sample(100)))));
+    assertFalse(Arrays.equals(jhist(hadoops(sample(0))), jhist(avro.encode(indexed(sample(100))))),
+        "other values, other bytes");
+    assertArrayEquals(jhist(hadoops(new Counters())),
+        jhist(avro.encode(new IndexedCounters(new long[0], i -> null))));
+  }
+
+  @Test
+  void aGroupThatComesBackAfterAnotherIsWrittenWhereItComes() throws Exception {
+    IndexedCounters in = indexed(sample(3));
+    long[] p = in.pairs();  // the first two of one group (file systems), then another
+    assertEquals(in.names().of((int) p[0])[0], in.names().of((int) p[2])[0]);
+    assertNotEquals(in.names().of((int) p[0])[0], in.names().of((int) p[4])[0]);
+    long[] split = {p[0], p[1], p[4], p[5], p[2], p[3]};  // the group, another, the group again
+    IndexedCounters moved = new IndexedCounters(split, in.names());
+    HistoryCounters avro = new HistoryCounters();
+    JhCounters expected = byHand(moved);
+    assertEquals(3, expected.getGroups().size());
+    assertArrayEquals(jhist(avro.encoded(expected)), jhist(avro.encode(moved)));
+  }
+
+  /** {@code c} as Avro records: a new group wherever the pairs' group changes. */
+  private static JhCounters byHand(IndexedCounters c) {
+    JhCounters out = new HistoryCounters().toAvro((Counters) null);
+    long[] p = c.pairs();
+    for (int i = 0; i < p.length; i += 2) {
+      String[] n = c.names().of((int) p[i]);
+      List<JhCounterGroup> groups = out.getGroups();
+      JhCounterGroup last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+      if (last == null || !last.getName().toString().equals(n[0])) {
+        last = new JhCounterGroup(n[0], n[1], new ArrayList<>());
+        groups.add(last);
+      }
+      last.getCounts().add(new JhCounter(n[2], n[3], p[i + 1]));
+    }
+    return out;
   }
 
   @Test
