@@ -66,6 +66,7 @@ public final class ScaleBench {
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   static final String RUNNER_MAIN = "io.github.ham.mapreduce.runner.TaskRunner";
+  private static final Handshakes HANDSHAKES = Handshakes.attach();
 
   private int maps = 1000;
   private int runners = 100;
@@ -235,6 +236,7 @@ public final class ScaleBench {
     long heapBase = heapAfterGc();
     long rssBase = procStatus("VmRSS");
     long t0 = System.currentTimeMillis();
+    int handshakes0 = HANDSHAKES.count.get();
     job.submit();
     long submitted = System.currentTimeMillis();
     while (job.getStatus().getState() == JobStatus.State.PREP) {
@@ -299,6 +301,7 @@ public final class ScaleBench {
     Map<String, long[]> hangs = watchHangs(job, gates);
     client.join();
     long complete = System.currentTimeMillis();
+    int handshakes = HANDSHAKES.count.get() - handshakes0;
     sampling = false;
     sampler.join();
     sampleThreads();
@@ -402,6 +405,10 @@ public final class ScaleBench {
     m.put("sim_warmup_tasks", simWarmup);
     m.put("sim_warmup_s", simWarmupMs / 1e3);
     m.put("runners_connected", connected);
+    // Each connection is one SASL handshake: a runner's connection lasts as long as the runner,
+    // however long its calls are held (RunnerClientConf), so this is 1 but for reconnects.
+    m.put("handshakes", handshakes);
+    m.put("handshakes_per_connection", (double) handshakes / connections);
     m.put("connect_failures", connectFailures);
     m.put("job_end_s", (complete - lastDone) / 1e3);
     m.put("heap_per_pending_task_B", (double) (heapPending - heapBase) / maps);
@@ -781,6 +788,35 @@ public final class ScaleBench {
 
     @Override
     public void readFields(DataInput in) {
+    }
+  }
+
+  /** SASL handshakes the driver's IPC server completed (Hadoop's SecurityLogger logs each). */
+  private static final class Handshakes extends org.apache.log4j.AppenderSkeleton {
+    final java.util.concurrent.atomic.AtomicInteger count =
+        new java.util.concurrent.atomic.AtomicInteger();
+
+    static Handshakes attach() {
+      Handshakes h = new Handshakes();
+      org.apache.log4j.Logger.getLogger(
+          "SecurityLogger." + org.apache.hadoop.ipc.Server.class.getName()).addAppender(h);
+      return h;
+    }
+
+    @Override
+    protected void append(org.apache.log4j.spi.LoggingEvent e) {
+      if (String.valueOf(e.getMessage()).startsWith("Auth successful")) {
+        count.incrementAndGet();
+      }
+    }
+
+    @Override
+    public void close() {
+    }
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
     }
   }
 }

@@ -30,6 +30,7 @@ class ScaleBenchTest {
     assertEquals(1, m.get("reruns"));
     assertEquals(0, m.get("rpc_errors"));
     assertEquals(6, m.get("runners_connected"));
+    assertEquals(6, m.get("handshakes"), "one connection a runner, counted by the driver");
     // Each runner JVM ended its warm-up attempts against its own stand-in before connecting:
     // none of them reached the driver (tasks_done and reruns above count the job's alone).
     assertEquals(40, m.get("sim_warmup_tasks"));

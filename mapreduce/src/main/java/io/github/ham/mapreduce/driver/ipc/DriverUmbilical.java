@@ -44,7 +44,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class DriverUmbilical extends HamUmbilicalBase implements RunnerUmbilical {
   private static final Logger LOG = LoggerFactory.getLogger(DriverUmbilical.class);
-  /** The longest a runner's call for a task is held (well within the IPC client's timeout). */
+  /**
+   * The longest a runner's call for a task is held: well within the runner's IPC client's
+   * timeout, and its idle connections' life (RunnerClientConf.KEEP_IDLE_CONNECTION_MS).
+   */
   static final long MAX_HOLD_MS = 10_000;
   private final RunnerTracker runners;
   private final AttemptIds ids;
