@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,21 @@ final class HistoryCounters {
     private Encoded(byte[] bytes) {
       super(NAME_UTF8, List.of());
       this.bytes = bytes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Encoded e && Arrays.equals(bytes, e.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return "counters encoded in " + bytes.length + " bytes";
     }
   }
 

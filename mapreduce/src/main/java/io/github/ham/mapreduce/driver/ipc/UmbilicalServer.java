@@ -12,6 +12,7 @@ import javax.crypto.KeyGenerator;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.ControlFile;
 import io.github.ham.mapreduce.common.protocol.DriverControl;
+import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerSupport;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
@@ -147,6 +148,12 @@ public final class UmbilicalServer {
     // allocation, those Slurm gave the job on the driver's node).
     setUnlessJobDoes(serverConf, CommonConfigurationKeys.IPC_SERVER_RPC_READ_THREADS_KEY,
         readers(cores));
+    // The server closes a connection with no call for twice this (once it has more than
+    // ipc.client.idlethreshold, 4,000): never before the runner's own client would, which
+    // keeps it across the driver's holds (RunnerClientConf); a runner silent for longer then
+    // learns it at its next call, not from a connection it believes open.
+    serverConf.setInt(CommonConfigurationKeysPublic.IPC_CLIENT_CONNECTION_MAXIDLETIME_KEY,
+        RunnerClientConf.KEEP_IDLE_CONNECTION_MS);
     return serverConf;
   }
 

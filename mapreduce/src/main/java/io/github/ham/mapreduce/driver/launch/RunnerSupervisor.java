@@ -127,8 +127,8 @@ public final class RunnerSupervisor {
   public void check(long now) throws IOException {
     // The timeouts (an attempt's progress and contact, a runner's) are seconds long, and a
     // look at them goes through every running attempt and runner: once per SCAN_EVERY_MS, not
-    // on every call (the job's supervision calls this whenever an attempt ends, thousands of
-    // times a second on a large job, and the runners' calls wait for the tracker meanwhile).
+    // on every pass (the job's supervision passes up to 100 times a second while attempts
+    // end, and the runners' calls wait for the tracker meanwhile).
     boolean scan = now - scannedAt >= SCAN_EVERY_MS || now < scannedAt;
     if (scan) {
       scannedAt = now;

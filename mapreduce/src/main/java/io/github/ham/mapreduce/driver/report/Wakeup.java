@@ -1,5 +1,7 @@
 package io.github.ham.mapreduce.driver.report;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Wakes the driver's supervision loop early (an attempt ended, the job was killed) instead of
  * at its next tick. A signal is kept until the loop next waits, so none is lost, and the loop
@@ -10,13 +12,14 @@ package io.github.ham.mapreduce.driver.report;
  * cost the signaller a flag.
  */
 public final class Wakeup {
-  private final long minGapMs;
+  private final long minGapNs;
   private boolean pending;
-  /** When {@link #await} last returned (read and written by the waiting thread only). */
-  private long passedAt = Long.MIN_VALUE / 2;
+  /** When {@link #await} last returned, System.nanoTime (the waiting thread's alone). */
+  private long passedAt;
+  private boolean passed;
 
   public Wakeup(long minGapMs) {
-    this.minGapMs = minGapMs;
+    this.minGapNs = TimeUnit.MILLISECONDS.toNanos(minGapMs);
   }
 
   public synchronized void signal() {
@@ -28,20 +31,26 @@ public final class Wakeup {
 
   /**
    * Returns once signalled (now or since the last return) or after {@code ms}, but not before
-   * {@code minGapMs} after the last return. One thread waits.
+   * {@code minGapMs} after the last return. One thread waits. Timed by the monotonic clock: a
+   * step of the wall clock neither stalls nor hurries the loop.
    */
   public void await(long ms) throws InterruptedException {
-    long rest = passedAt + minGapMs - System.currentTimeMillis();
-    if (rest > 0) {
-      Thread.sleep(rest);  // outside the lock: a signal meanwhile sets the flag and wakes no one
+    if (passed) {
+      long rest = Math.min(minGapNs, passedAt + minGapNs - System.nanoTime());
+      if (rest > 0) {
+        // Outside the lock: a signal meanwhile sets the flag and wakes no one.
+        TimeUnit.NANOSECONDS.sleep(rest);
+      }
     }
     synchronized (this) {
-      long until = System.currentTimeMillis() + ms;
-      for (long left = ms; !pending && left > 0; left = until - System.currentTimeMillis()) {
-        wait(left);
+      long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+      for (long left = until - System.nanoTime(); !pending && left > 0;
+          left = until - System.nanoTime()) {
+        TimeUnit.NANOSECONDS.timedWait(this, left);
       }
       pending = false;
     }
-    passedAt = System.currentTimeMillis();
+    passedAt = System.nanoTime();
+    passed = true;
   }
 }

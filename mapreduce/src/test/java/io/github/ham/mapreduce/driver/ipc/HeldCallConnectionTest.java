@@ -1,8 +1,13 @@
 package io.github.ham.mapreduce.driver.ipc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 
@@ -16,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A runner's connection outlives the driver's longest hold of its call: the call after a held
  * one goes over the same connection (a new one is a SASL handshake on the driver's reader).
- * Hadoop's client, at its defaults, closed it as the held answer came.
+ * Hadoop's client, at its defaults, closes it as the held answer comes (the control).
  */
 class HeldCallConnectionTest {
   /** Answers after {@code holdMs} with the port the call came from (one per connection). */
@@ -51,24 +56,44 @@ class HeldCallConnectionTest {
 
   @Test
   void theCallAfterTheLongestHoldGoesOverTheSameConnection() throws Exception {
+    assertTrue(RunnerClientConf.KEEP_IDLE_CONNECTION_MS
+        > DriverUmbilical.MAX_HOLD_MS + WaitingRunners.TICK_MS);
     Configuration conf = new Configuration();
     RPC.setProtocolEngine(conf, Held.class, WritableRpcEngine.class);
     RPC.Server server = new RPC.Builder(conf).setProtocol(Held.class)
-        .setInstance(new HeldImpl()).setBindAddress("127.0.0.1").setPort(0).setNumHandlers(1)
+        .setInstance(new HeldImpl()).setBindAddress("127.0.0.1").setPort(0).setNumHandlers(2)
         .build();
     server.start();
+    InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.getPort());
     Configuration runner = new Configuration();
     RPC.setProtocolEngine(runner, Held.class, WritableRpcEngine.class);
     RunnerClientConf.apply(runner);
-    InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.getPort());
-    Held proxy = RPC.getProxy(Held.class, Held.versionID, address, runner);
+    // The control: a client at Hadoop's defaults, beside it (the two holds run at once).
+    Configuration defaults = new Configuration();
+    RPC.setProtocolEngine(defaults, Held.class, WritableRpcEngine.class);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<int[]> control = pool.submit(() -> twoCalls(address, defaults));
+      int[] ports = twoCalls(address, runner);
+      assertEquals(ports[0], ports[1], "the call after a held one made a new connection");
+      int[] controlPorts = control.get();
+      assertNotEquals(controlPorts[0], controlPorts[1],
+          "at Hadoop's defaults the held call's connection is closed: nothing was tested");
+    } finally {
+      pool.shutdownNow();
+      server.stop();
+    }
+  }
+
+  /** The ports of a call held for the driver's longest hold and of the call after it. */
+  private static int[] twoCalls(InetSocketAddress address, Configuration conf)
+      throws java.io.IOException {
+    Held proxy = RPC.getProxy(Held.class, Held.versionID, address, conf);
     try {
       int first = proxy.portAfter(DriverUmbilical.MAX_HOLD_MS + 500);
-      int next = proxy.portAfter(0);
-      assertEquals(first, next, "the call after a held one made a new connection");
+      return new int[] {first, proxy.portAfter(0)};
     } finally {
       RPC.stopProxy(proxy);
-      server.stop();
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.github.ham.mapreduce.driver.ipc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.FileOutputStream;
@@ -14,6 +15,7 @@ import java.util.Set;
 
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.protocol.DriverControl;
+import io.github.ham.mapreduce.common.protocol.RunnerClientConf;
 import io.github.ham.mapreduce.common.protocol.RunnerUmbilical;
 
 import org.apache.hadoop.conf.Configuration;
@@ -117,6 +119,14 @@ class UmbilicalServerTest {
       conf(true).writeXml(out);
     }
     assertEquals(1, UmbilicalServer.serverConf(read(named), 16).getInt(READERS, 0));
+  }
+
+  @Test
+  void theServerKeepsAnIdleConnectionAsLongAsARunnerDoes() {
+    Configuration server = UmbilicalServer.serverConf(conf(true), 2);
+    // Hadoop's server closes a connection idle for twice the key, its client for once.
+    assertTrue(server.getInt("ipc.client.connection.maxidletime", 0)
+        >= RunnerClientConf.KEEP_IDLE_CONNECTION_MS);
   }
 
   @Test
