@@ -10,9 +10,11 @@ import org.apache.avro.io.Encoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.jobhistory.Event;
 import org.apache.hadoop.mapreduce.jobhistory.EventType;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStartedEvent;
 
 /**
  * A {@code .jhist} file: the same bytes as Hadoop's EventWriter in binary mode (its write
@@ -52,7 +54,16 @@ final class JhistWriter implements Closeable {
   }
 
   void write(HistoryEvent event) throws IOException {
-    write(event.getEventType(), event.getDatum());
+    write(typeOf(event), event.getDatum());
+  }
+
+  /** What {@code e.getEventType()} says, without an attempt's start parsing its task's id. */
+  static EventType typeOf(HistoryEvent e) {
+    if (e instanceof TaskAttemptStartedEvent s) {
+      return s.getTaskType() == TaskType.MAP ? EventType.MAP_ATTEMPT_STARTED
+          : EventType.REDUCE_ATTEMPT_STARTED;
+    }
+    return e.getEventType();
   }
 
   /** An event of {@code type} in its Avro form (an event's datum, changed by the caller). */

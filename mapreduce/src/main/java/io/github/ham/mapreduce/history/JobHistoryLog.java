@@ -31,7 +31,6 @@ import org.apache.hadoop.mapreduce.TaskID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.TypeConverter;
 import org.apache.hadoop.mapreduce.jobhistory.AMStartedEvent;
-import org.apache.hadoop.mapreduce.jobhistory.EventType;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JhCounters;
 import org.apache.hadoop.mapreduce.jobhistory.JobFinishedEvent;
@@ -260,14 +259,9 @@ public final class JobHistoryLog {
         firstReduceLaunch = start;
       }
       String node = RunnerId.nodeOf(runnerId);
-      HistoryEvent e = new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
+      write(new TaskAttemptStartedEvent(a, task.getTaskType(), start, node, NO_PORT,
           NO_PORT, container(attempt, a, node, null), "OFF_SWITCH",
-          speculative ? "SPECULATIVE" : "VIRGIN");
-      if (out != null) {
-        // The event's own getEventType parses its task id from a string: the type is known.
-        out.write(task.getTaskType() == TaskType.MAP ? EventType.MAP_ATTEMPT_STARTED
-            : EventType.REDUCE_ATTEMPT_STARTED, e.getDatum());
-      }
+          speculative ? "SPECULATIVE" : "VIRGIN"));
     });
   }
 
