@@ -79,18 +79,9 @@ final class WaitingRunners {
    */
   synchronized void signal() {
     changed = true;
-    if (anyHeld()) {
+    if (size() > 0) {
       notifyAll();
     }
-  }
-
-  private boolean anyHeld() {
-    for (ArrayDeque<Held> q : held.values()) {
-      if (!q.isEmpty()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Held calls are not answered any more (the server is stopping). */

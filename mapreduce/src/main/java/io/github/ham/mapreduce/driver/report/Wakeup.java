@@ -14,12 +14,15 @@ import java.util.concurrent.TimeUnit;
 public final class Wakeup {
   private final long minGapNs;
   private boolean pending;
-  /** When {@link #await} last returned, System.nanoTime (the waiting thread's alone). */
+  /**
+   * When {@link #await} last returned, System.nanoTime (the waiting thread's alone); at first
+   * a gap ago, so that the first wait has no rest.
+   */
   private long passedAt;
-  private boolean passed;
 
   public Wakeup(long minGapMs) {
     this.minGapNs = TimeUnit.MILLISECONDS.toNanos(minGapMs);
+    this.passedAt = System.nanoTime() - minGapNs;
   }
 
   public synchronized void signal() {
@@ -35,12 +38,10 @@ public final class Wakeup {
    * step of the wall clock neither stalls nor hurries the loop.
    */
   public void await(long ms) throws InterruptedException {
-    if (passed) {
-      long rest = Math.min(minGapNs, passedAt + minGapNs - System.nanoTime());
-      if (rest > 0) {
-        // Outside the lock: a signal meanwhile sets the flag and wakes no one.
-        TimeUnit.NANOSECONDS.sleep(rest);
-      }
+    long rest = Math.min(minGapNs, passedAt + minGapNs - System.nanoTime());
+    if (rest > 0) {
+      // Outside the lock: a signal meanwhile sets the flag and wakes no one.
+      TimeUnit.NANOSECONDS.sleep(rest);
     }
     synchronized (this) {
       long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
@@ -51,6 +52,5 @@ public final class Wakeup {
       pending = false;
     }
     passedAt = System.nanoTime();
-    passed = true;
   }
 }
