@@ -15,6 +15,7 @@ import java.nio.file.attribute.GroupPrincipal;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
 
+import io.github.ham.mapreduce.common.fs.FastPaths;
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
@@ -58,6 +59,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
    * (runner.SharedMapOutputFile, MapOutputCheck).
    */
   public static final String MAP_OUTPUT = "file.out";
+  /** The index of {@link #MAP_OUTPUT}: each reduce's segment in it. */
+  public static final String MAP_OUTPUT_INDEX = "file.out.index";
 
   public HamLocalFileSystem() {
     super(new JavaPermissionsRawLocalFileSystem());
@@ -112,8 +115,9 @@ public class HamLocalFileSystem extends LocalFileSystem {
 
     /**
      * The status's path, as Hadoop's: the file's path qualified. A path that is already an
-     * absolute file: URI without authority is that already (making it again parses it twice
-     * with a regular expression: half the CPU of a status).
+     * absolute file: URI without authority is that already, and a plain absolute path (as
+     * SecureIOUtils and the shuffle ask with) qualifies without Hadoop's two parses with a
+     * regular expression (half the CPU of a status: FastPaths).
      */
     private Path qualified(Path f, File file) {
       URI u = f.toUri();
@@ -124,7 +128,9 @@ public class HamLocalFileSystem extends LocalFileSystem {
           && file.getPath().equals(u.getRawPath())) {
         return f;
       }
-      return new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory());
+      Path plain = FastPaths.qualifiedOrNull(f, file.getPath(), getUri());
+      return plain != null ? plain
+          : new Path(file.getPath()).makeQualified(getUri(), getWorkingDirectory());
     }
 
     private int writeBuffer(Path f, int asked) {

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
@@ -23,6 +24,8 @@ import org.apache.log4j.PatternLayout;
  * still show both, empty, for every container, as YARN's do).
  */
 final class AttemptLogs implements AutoCloseable {
+  /** How many are open in this JVM (one, during an attempt): {@link RunnerLinesOnly}. */
+  private static final AtomicInteger OPEN = new AtomicInteger();
   private final PrintStream savedOut = System.out;
   private final PrintStream savedErr = System.err;
   private final PrintStream out;
@@ -46,6 +49,12 @@ final class AttemptLogs implements AutoCloseable {
     Logger.getRootLogger().addAppender(appender);
     System.setOut(out);
     System.setErr(err);
+    OPEN.incrementAndGet();
+  }
+
+  /** Whether an attempt's logs are open in this JVM. */
+  static boolean anyOpen() {
+    return OPEN.get() > 0;
   }
 
   /**
@@ -119,6 +128,7 @@ final class AttemptLogs implements AutoCloseable {
 
   @Override
   public void close() {
+    OPEN.decrementAndGet();
     Logger.getRootLogger().setLevel(savedLevel);
     System.setOut(savedOut);
     System.setErr(savedErr);

@@ -72,7 +72,7 @@ final class RunnerJob implements AutoCloseable {
 
   /** A fresh copy of the job's configuration for one task, with the job's class loader. */
   JobConf newTaskConf() {
-    return new JobConf(conf);
+    return new TaskConf(conf);
   }
 
   JobResources resources() {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import io.github.ham.mapreduce.common.Causes;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
+import io.github.ham.mapreduce.common.fs.FastPaths;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -41,7 +42,7 @@ public class SharedMapOutputFile extends MapOutputFile {
     if (dir == null) {
       throw new IOException(HamConfig.TASK_OUTPUT_DIR + " is not set in the task configuration");
     }
-    return new Path(dir, name);
+    return FastPaths.child(dir, name);
   }
 
   @Override
@@ -56,22 +57,22 @@ public class SharedMapOutputFile extends MapOutputFile {
 
   @Override
   public Path getOutputFileForWriteInVolume(Path existing) {
-    return new Path(existing.getParent(), HamLocalFileSystem.MAP_OUTPUT);
+    return FastPaths.child(existing.getParent(), HamLocalFileSystem.MAP_OUTPUT);
   }
 
   @Override
   public Path getOutputIndexFile() throws IOException {
-    return file("file.out.index");
+    return file(HamLocalFileSystem.MAP_OUTPUT_INDEX);
   }
 
   @Override
   public Path getOutputIndexFileForWrite(long size) throws IOException {
-    return file("file.out.index");
+    return file(HamLocalFileSystem.MAP_OUTPUT_INDEX);
   }
 
   @Override
   public Path getOutputIndexFileForWriteInVolume(Path existing) {
-    return new Path(existing.getParent(), "file.out.index");
+    return FastPaths.child(existing.getParent(), HamLocalFileSystem.MAP_OUTPUT_INDEX);
   }
 
   @Override

@@ -9,6 +9,14 @@ import java.nio.file.Path;
 
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
+import org.apache.log4j.Appender;
+import org.apache.log4j.Hierarchy;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+import org.apache.log4j.PropertyConfigurator;
+import org.apache.log4j.spi.Filter;
+import org.apache.log4j.spi.LoggingEvent;
+import org.apache.log4j.spi.RootLogger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,5 +44,33 @@ class AttemptLogsTest {
       assertEquals("", logs.stderrTail(100));
     }
     assertFalse(dirs.attemptLog(ATTEMPT, "node1", "stderr").exists());
+  }
+
+  /**
+   * The runner's console (its step's log) has the runner's own lines, and an attempt's lines
+   * only outside attempts: during one they go to its syslog alone.
+   */
+  @Test
+  void theConsoleHasTheRunnersOwnLinesDuringAnAttempt(@TempDir Path tmp) throws Exception {
+    Hierarchy runner = new Hierarchy(new RootLogger(Level.INFO));
+    new PropertyConfigurator().doConfigure(
+        getClass().getClassLoader().getResource("ham-runner-log4j.properties"), runner);
+    Appender console = runner.getRootLogger().getAppender("console");
+    Filter filter = console.getFilter();
+    assertTrue(filter instanceof RunnerLinesOnly, String.valueOf(filter));
+    LoggingEvent task = event("org.apache.hadoop.mapred.MapTask");
+    LoggingEvent own = event(TaskRunner.class.getName());
+    assertEquals(Filter.NEUTRAL, filter.decide(task), "no attempt: every line");
+    JobDirs dirs = JobDirs.of(tmp.toString(), "job_1700000000000_0001");
+    try (AttemptLogs logs = new AttemptLogs(dirs, ATTEMPT, "node1")) {
+      assertEquals(Filter.DENY, filter.decide(task));
+      assertEquals(Filter.NEUTRAL, filter.decide(own));
+    }
+    assertEquals(Filter.NEUTRAL, filter.decide(task), "after the attempt");
+  }
+
+  private static LoggingEvent event(String logger) {
+    return new LoggingEvent(Logger.class.getName(), Logger.getLogger(logger), Level.WARN, "x",
+        null);
   }
 }

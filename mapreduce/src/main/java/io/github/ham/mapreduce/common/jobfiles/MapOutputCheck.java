@@ -140,7 +140,8 @@ public final class MapOutputCheck {
    */
   public static boolean intact(File dir, int reduces, JobConf conf) {
     try {
-      checkOne(new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT).getPath()), reduces - 1,
+      checkOne(new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT).getPath()),
+          new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT_INDEX).getPath()), reduces - 1,
           conf, false);
       return true;
     } catch (IOException | RuntimeException e) {
@@ -150,13 +151,12 @@ public final class MapOutputCheck {
 
   private static void checkOne(MapOutputFile file, int partition, JobConf conf,
       boolean readSegment) throws IOException {
-    checkOne(file.getOutputFile(), partition, conf, readSegment);
+    checkOne(file.getOutputFile(), file.getOutputIndexFile(), partition, conf, readSegment);
   }
 
-  private static void checkOne(Path data, int partition, JobConf conf, boolean readSegment)
-      throws IOException {
+  private static void checkOne(Path data, Path index, int partition, JobConf conf,
+      boolean readSegment) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
-    Path index = data.suffix(".index");
     SpillRecord spills = new SpillRecord(index, conf);
     if (partition < 0 || partition >= spills.size()) {
       throw new IOException("index " + index + " has " + spills.size()

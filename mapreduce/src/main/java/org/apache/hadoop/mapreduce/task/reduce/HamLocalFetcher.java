@@ -89,8 +89,9 @@ class HamLocalFetcher<K, V> extends Fetcher<K, V> {
 
   /** One map's segment to the merge manager; false when it says wait. */
   private boolean copyMapOutput(TaskAttemptID mapTaskId) throws IOException {
-    Path mapOutputFileName = localMapFiles.get(mapTaskId).getOutputFile();
-    Path indexFileName = mapOutputFileName.suffix(".index");
+    MapOutputFile files = localMapFiles.get(mapTaskId);
+    Path mapOutputFileName = files.getOutputFile();
+    Path indexFileName = files.getOutputIndexFile();
     IndexRecord ir = new SpillRecord(indexFileName, job).getIndex(reduce);
     long compressedLength = ir.partLength - CryptoUtils.cryptoPadding(job);
     long decompressedLength = ir.rawLength - CryptoUtils.cryptoPadding(job);

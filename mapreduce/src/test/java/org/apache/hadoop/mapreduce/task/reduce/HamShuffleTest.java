@@ -78,6 +78,11 @@ class HamShuffleTest {
         public org.apache.hadoop.fs.Path getOutputFile() {
           return out;
         }
+
+        @Override
+        public org.apache.hadoop.fs.Path getOutputIndexFile() {
+          return out.suffix(".index");
+        }
       };
       f.setConf(conf);
       files.put(org.apache.hadoop.mapred.TaskAttemptID.forName(
