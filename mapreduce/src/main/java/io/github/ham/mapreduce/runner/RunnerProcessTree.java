@@ -45,7 +45,7 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
 
   private final String pid;
   /** Holds one /proc file at a time: a stat line, or a thread's list of children. */
-  private final byte[] buf = new byte[8192];
+  private byte[] buf = new byte[8192];
   private Map<String, Seen> tree = new HashMap<>();
   /** CPU of the tree so far, in jiffies: every process's share up to its last update. */
   private long cpuJiffies;
@@ -85,18 +85,16 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   }
 
   /**
-   * A small /proc file's text ("" if it is gone); its system calls cost more than their
-   * parsing. A read that does not fill what it asked for had the whole file: these files are
-   * made whole for each read (seq_file), so the read that would find the end is left out (one
-   * system call of four a file, ~70 files a task).
+   * A /proc file's text ("" if it is gone), read to its end: a thread's list of children comes a
+   * page (~4 KB, ~600 pids) a read, whatever was asked for, and may be longer than the buffer.
    */
   private String read(String path) {
     try (FileInputStream in = new FileInputStream(path)) {
       int n = 0;
-      for (int r; n < buf.length && (r = in.read(buf, n, buf.length - n)) > 0; ) {
+      for (int r; (r = in.read(buf, n, buf.length - n)) > 0; ) {
         n += r;
-        if (n < buf.length) {
-          break;
+        if (n == buf.length) {
+          buf = Arrays.copyOf(buf, buf.length * 2);
         }
       }
       return new String(buf, 0, n, StandardCharsets.US_ASCII);

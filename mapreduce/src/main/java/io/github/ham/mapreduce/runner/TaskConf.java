@@ -15,7 +15,11 @@ import org.apache.hadoop.mapred.JobConf;
  * twice a task (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a
  * runner's CPU per one-line map (bench/README.md, "A runner's CPU a task").
  */
-final class TaskConf extends JobConf {
+public final class TaskConf extends JobConf {
+  /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */
+  public TaskConf() {
+  }
+
   TaskConf(JobConf job) {
     super(job);
   }

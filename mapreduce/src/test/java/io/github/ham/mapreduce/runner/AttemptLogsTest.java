@@ -58,19 +58,23 @@ class AttemptLogsTest {
     Appender console = runner.getRootLogger().getAppender("console");
     Filter filter = console.getFilter();
     assertTrue(filter instanceof RunnerLinesOnly, String.valueOf(filter));
-    LoggingEvent task = event("org.apache.hadoop.mapred.MapTask");
-    LoggingEvent own = event(TaskRunner.class.getName());
+    LoggingEvent task = event("org.apache.hadoop.mapred.MapTask", Level.WARN);
+    LoggingEvent own = event(TaskRunner.class.getName(), Level.INFO);
+    LoggingEvent hamWarning = event("io.github.ham.mapreduce.common.HamLocalFileSystem",
+        Level.WARN);
+    LoggingEvent hamInfo = event("org.apache.hadoop.mapred.HamMapOutputBuffer", Level.INFO);
     assertEquals(Filter.NEUTRAL, filter.decide(task), "no attempt: every line");
     JobDirs dirs = JobDirs.of(tmp.toString(), "job_1700000000000_0001");
     try (AttemptLogs logs = new AttemptLogs(dirs, ATTEMPT, "node1")) {
       assertEquals(Filter.DENY, filter.decide(task));
+      assertEquals(Filter.DENY, filter.decide(hamInfo));
       assertEquals(Filter.NEUTRAL, filter.decide(own));
+      assertEquals(Filter.NEUTRAL, filter.decide(hamWarning), "HAM's warnings: both");
     }
     assertEquals(Filter.NEUTRAL, filter.decide(task), "after the attempt");
   }
 
-  private static LoggingEvent event(String logger) {
-    return new LoggingEvent(Logger.class.getName(), Logger.getLogger(logger), Level.WARN, "x",
-        null);
+  private static LoggingEvent event(String logger, Level level) {
+    return new LoggingEvent(Logger.class.getName(), Logger.getLogger(logger), level, "x", null);
   }
 }

@@ -55,6 +55,30 @@ class RunnerProcessTreeTest {
     }
   }
 
+  /**
+   * A thread's list of children comes a page a read (~600 pids): a script that starts more
+   * background processes than that still has them all counted, as Hadoop's tree does.
+   */
+  @Test
+  void findsChildrenBeyondAPageAndTheBuffer() throws Exception {
+    Process child = new ProcessBuilder("sh", "-c",
+        "i=0; while [ $i -lt 2000 ]; do sleep 60 & i=$((i+1)); done; echo started; wait")
+        .start();
+    try {
+      assertEquals("started", new java.io.BufferedReader(new java.io.InputStreamReader(
+          child.getInputStream())).readLine());
+      RunnerProcessTree ours = new RunnerProcessTree(Long.toString(child.pid()));
+      ours.updateProcessTree();
+      ProcfsBasedProcessTree hadoops = new ProcfsBasedProcessTree(Long.toString(child.pid()));
+      hadoops.updateProcessTree();
+      assertEquals(2001, ours.pids().size());
+      assertEquals(new HashSet<>(hadoops.getCurrentProcessIDs()), ours.pids());
+    } finally {
+      child.descendants().forEach(ProcessHandle::destroyForcibly);
+      child.destroyForcibly();
+    }
+  }
+
   @Test
   void theRunnerNamesItUnlessTheJobNamesATree() {
     JobConf job = new JobConf();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapred.JobConf;
 import org.junit.jupiter.api.Test;
 
@@ -28,5 +29,14 @@ class TaskConfTest {
     assertFalse(new TaskConf(job).getPropsWithPrefix("mapreduce.job.input.file.").isEmpty());
     assertEquals("/base/y", new TaskConf(job).getPropsWithPrefix("mapreduce.job.input.file.must.")
         .get("fs.option.x"));
+  }
+
+  /** Hadoop's copies by reflection work on it, as on a JobConf. */
+  @Test
+  void copiesByReflection() {
+    JobConf job = new JobConf(false);
+    job.set("ham.test.key", "v");
+    TaskConf copy = WritableUtils.clone(new TaskConf(job), job);
+    assertEquals("v", copy.get("ham.test.key"));
   }
 }

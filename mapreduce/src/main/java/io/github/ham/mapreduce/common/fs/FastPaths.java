@@ -18,14 +18,15 @@ public final class FastPaths {
 
   /**
    * {@code new Path(dir, name)} for a plain name (letters, digits, '.', '_', '-'; not "." or
-   * ".."), in an absolute directory without query or fragment: the directory's path, a slash,
-   * the name, which is what Hadoop's resolution and normalization come to.
+   * ".."), in an absolute directory without query or fragment whose path has no empty segment
+   * (a URI-built directory may: "/%2F"): the directory's path, a slash, the name, which is what
+   * Hadoop's resolution and normalization come to.
    */
   public static Path child(Path dir, String name) {
     URI d = dir.toUri();
     String path = d.getPath();
     if (Path.WINDOWS || !plain(name) || d.getQuery() != null || d.getFragment() != null
-        || path == null || !path.startsWith("/")) {
+        || path == null || !path.startsWith("/") || path.contains("//")) {
       return new Path(dir, name);
     }
     return path(d.getScheme(), d.getAuthority(), path.endsWith("/") ? path + name

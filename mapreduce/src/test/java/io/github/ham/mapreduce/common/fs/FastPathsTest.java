@@ -31,6 +31,19 @@ class FastPathsTest {
     }
   }
 
+  /** Directories made from URIs, which may hold what a string path cannot ("/%2F": "//"). */
+  @Test
+  void childOfUriBuiltDirectoriesIsHadoops() {
+    for (String uri : List.of("/%2F", "/a/%2F", "file:/%2F", "hdfs://nn/a%2F", "/a%20b",
+        "file:///x/y/", "/a/./b/../c")) {
+      for (String name : NAMES) {
+        Path dir = new Path(URI.create(uri));
+        String hadoops = describe(() -> new Path(dir, name));
+        assertEquals(hadoops, describe(() -> FastPaths.child(dir, name)), uri + " " + name);
+      }
+    }
+  }
+
   /** A path's string, raw path and hash, or the exception that stopped its construction. */
   private static String describe(Supplier<Path> make) {
     try {
