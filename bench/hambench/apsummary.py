@@ -51,6 +51,13 @@ def frame_name(f: str) -> str:
     return f.split("/")[-1] if "/" in f else f
 
 
+def thread_name(first: str) -> str:
+    """'[IPC Client (123) connection to vm/10.0.0.1:4000 from job_1_1 tid=77]' ->
+    'IPC Client (N) connection to vm/N.N.N.N:N from job_N_N': one name for the same thread in
+    every runner and run (a thread without a name is 'tid=N')."""
+    return re.sub(r"\d+", "N", re.sub(r" ?tid=\d+", "", first).strip("[]") or "tid=0")
+
+
 def read_run(run: Path) -> dict:
     threads: collections.Counter[str] = collections.Counter()
     phases: collections.Counter[str] = collections.Counter()
@@ -58,12 +65,12 @@ def read_run(run: Path) -> dict:
     for f in sorted((run / "ap").glob("*.txt")):
         for line in f.read_text().splitlines():
             stack, _, n = line.rpartition(" ")
-            frames = [frame_name(x) for x in stack.split(";")]
-            thread = re.sub(r"\d+", "N", re.sub(r" tid=\d+", "", frames[0])).strip("[]")
-            threads[thread] += int(n)
-            if thread == "main":
-                phases[phase(frames[1:])] += int(n)
-                inclusive.update({x: int(n) for x in set(frames[1:])})
+            first, *rest = stack.split(";")
+            frames = [frame_name(x) for x in rest]
+            threads[thread_name(first)] += int(n)
+            if thread_name(first) == "main":
+                phases[phase(frames)] += int(n)
+                inclusive.update({x: int(n) for x in set(frames)})
     status = json.loads(next(run.glob("*/*/jobs/*/status.json")).read_text())
     maps = [a for a in status["attempts"] if a["type"] == "MAP" and a["state"] == "SUCCEEDED"]
     span = (max(a["finish"] for a in maps) - min(a["start"] for a in maps)) / 1000
@@ -99,6 +106,22 @@ def markdown(runs: list[dict], command: str) -> str:
                        ("map attempt, median ms (status.json)", "map_attempt_ms_median"),
                        ("map phase span x runners / maps, ms", "slot_ms_per_map")):
         lines.append(f"| {label} | " + " | ".join(f"{med(v, key):.1f}" for v in variants) + " |")
+    lines += ["", "Each run, CPU ms per task, all runner threads / main thread:", "",
+              "| variant | " + " | ".join(f"round {r['round']}" for r in by[variants[0]]) + " |",
+              "|---" * (len(by[variants[0]]) + 1) + "|"]
+    for v in variants:
+        lines.append(f"| {v} | " + " | ".join(
+            f"{r['cpu_ms_per_task_all_threads']:.2f} / {r['cpu_ms_per_task_main']:.2f}"
+            for r in by[v]) + " |")
+    busiest = collections.Counter()
+    for r in runs:
+        busiest.update({t: ms / r["tasks"] for t, ms in r["threads_ms"].items()})
+    lines += ["", "CPU ms per task by thread (the busiest, all of each run counted; the "
+              "main thread's start-up included here):", "",
+              "| thread | " + " | ".join(variants) + " |", "|---" * (len(variants) + 1) + "|"]
+    for name, _ in busiest.most_common(12):
+        lines.append(f"| {name} | " + " | ".join(f"{med(v, 'threads_ms', name):.2f}"
+                                                  for v in variants) + " |")
     lines += ["", "Main thread, CPU ms per task by phase:", "",
               "| phase | " + " | ".join(variants) + " |", "|---" * (len(variants) + 1) + "|"]
     for name in [p for p, _ in PHASES]:
