@@ -28,6 +28,7 @@ out="$here/results/$name"
 # task in one run and 2.7 ms a few minutes later (its inode allocator skips inodes freed in the
 # last seconds, and the bench deletes thousands of files between runs): the disk's state, not
 # the runners' (bench/results/trials/runner-cuts). The tasks' working directories stay in /tmp.
+# (/dev/shm works as the shared root because the test cluster's nodes share one host.)
 work="/dev/shm/ham-$name"
 [ -d /dev/shm ] || work="$here/work/$name"
 ap_version=3.0-9

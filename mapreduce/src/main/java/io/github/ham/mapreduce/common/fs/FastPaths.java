@@ -9,8 +9,8 @@ import org.apache.hadoop.fs.Path;
  * Two of Hadoop's Path constructions, giving equal Paths (same URI, same string) without their
  * cost where the input needs none of their work. Hadoop's parse the path again, resolve URIs and
  * normalize with a regular expression: 10-40 us a call, and a reduce asks for every map's
- * output and index file by name, then for their status (bench/README.md, "A runner's CPU a
- * task"). Anything outside the plain cases below goes Hadoop's way.
+ * output and index file by name, then for their status (bench/README.md, "Per-map cost of a
+ * warm runner"). Anything outside the plain cases below goes Hadoop's way.
  */
 public final class FastPaths {
   private FastPaths() {
