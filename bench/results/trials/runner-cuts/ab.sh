@@ -3,7 +3,9 @@
 # wordcount (MAPS one-line files, 3 reduces) on the 3-node test cluster, its runner JVMs under
 # async-profiler as bench/runner-profile.sh runs them, the job's files on tmpfs (see README.md).
 #   bash bench/results/trials/runner-cuts/ab.sh A B ROUNDS MAPS OUT
-# A and B name builds copied to /tmp/dist-A and /tmp/dist-B (mapreduce/target/dist of each).
+# A and B name builds copied to /tmp/dist-A and /tmp/dist-B (mapreduce/target/dist of each);
+# HAM_AB_OPTS_<A or B>, if set, adds JVM options to that variant's runners (the same build
+# under two names compares options: compile-thresholds/).
 set -euo pipefail
 a=$1 b=$2 rounds=$3 maps=$4 out=$5
 here="$(cd "$(dirname "$0")/../../.." && pwd)"  # bench/
@@ -21,7 +23,8 @@ for r in $(seq "$rounds"); do
   for v in $order; do
     run=$work/$v-$r; mkdir -p "$run/ap"
     HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
-    HAM_RUNNER_JAVA_OPTS="$opts -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
+    extra="HAM_AB_OPTS_$v"
+    HAM_RUNNER_JAVA_OPTS="$opts ${!extra:-} -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
       ham run -N3 --retention all -- hadoop jar \
       /tmp/dist-$v/share/hadoop/mapreduce/hadoop-mapreduce-examples-3.4.2.jar wordcount \
       -D mapreduce.job.reduces=3 "$input" "$run/out" > "$run/ham.log" 2>&1
