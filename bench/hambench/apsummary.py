@@ -67,8 +67,9 @@ def read_run(run: Path) -> dict:
             stack, _, n = line.rpartition(" ")
             first, *rest = stack.split(";")
             frames = [frame_name(x) for x in rest]
-            threads[thread_name(first)] += int(n)
-            if thread_name(first) == "main":
+            thread = thread_name(first)
+            threads[thread] += int(n)
+            if thread == "main":
                 phases[phase(frames)] += int(n)
                 inclusive.update({x: int(n) for x in set(frames)})
     status = json.loads(next(run.glob("*/*/jobs/*/status.json")).read_text())
