@@ -22,8 +22,8 @@ for r in $(seq "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order="$a $b"; else order="$b $a"; fi
   for v in $order; do
     run=$work/$v-$r; mkdir -p "$run/ap"
-    HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
     extra="HAM_AB_OPTS_$v"
+    HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
     HAM_RUNNER_JAVA_OPTS="$opts ${!extra:-} -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
       ham run -N3 --retention all -- hadoop jar \
       /tmp/dist-$v/share/hadoop/mapreduce/hadoop-mapreduce-examples-3.4.2.jar wordcount \

@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.apache.hadoop.util.SysInfoLinux;
 import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
@@ -29,11 +31,37 @@ import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
  * (bench/results/runner-profile-wordcount). Here a process's children come from
  * /proc/PID/task/TID/children (Linux 3.5+ with CONFIG_PROC_CHILDREN): a runner's JVM that
  * started no process reads its threads' children files and its own stat file.
+ * <p>A JVM that has started no process has no children to look for. Every process is given
+ * a pid in the JVM's pid namespace (one created in a namespace below it too), one after the
+ * other (/proc/loadavg's last field names the newest). So when the last scan from the same root
+ * found it without children, the only possible descendants are the pids given since that scan
+ * began: an update reads their stat files (a few a task on a node with a few runners, each
+ * starting two threads a task), and only if one of them is a child of the root (or too many
+ * were given) looks at every thread's children again. A pid given since whose process has
+ * ended leaves no descendant: its own children went to init or a subreaper, as they would for
+ * the full scan. The tasks of a runner each make their own tree (Hadoop's Task.initialize), so
+ * what the last scan found is kept per JVM; a full scan still comes at least every
+ * {@link #FULL_SCAN_EVERY_MS} ms, against pids that wrapped round past the last one seen.
  * <p>The runner names this class in mapreduce.job.process-tree.class when the job names none
  * and the kernel has these files ({@link #available}); otherwise Hadoop's default stays.
  */
 public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   private static final Path PROC = Path.of("/proc");
+  static final long FULL_SCAN_EVERY_MS = 1000;
+  /** Most pids given since the last scan that an update checks one by one (a full scan reads
+   * a children file per thread of the JVM, ~30). */
+  static final int MAX_NEW_PIDS = 24;
+  /** Whether /proc shows this JVM's own pid namespace (the pids /proc/loadavg counts in). */
+  private static final boolean PROC_IS_OURS = procIsOurs();
+
+  /**
+   * The root had no descendants when {@code lastPid} was the newest pid; the last full scan
+   * began at {@code scannedAtNanos}.
+   */
+  private record Childless(String root, long lastPid, long scannedAtNanos) {
+  }
+
+  private static volatile Childless childless;
 
   /** A process as last seen: its CPU (jiffies), memory, and how many updates saw it. */
   private static final class Seen {
@@ -50,11 +78,22 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   /** CPU of the tree so far, in jiffies: every process's share up to its last update. */
   private long cpuJiffies;
   private boolean cpuSeen;
+  private final LongSupplier lastPid;
+  private final LongSupplier nanoClock;
+  /** Updates that looked for children (package-private for tests). */
+  int scans;
 
   public RunnerProcessTree(String pid) {
+    this(pid, null, System::nanoTime);
+  }
+
+  /** With {@code lastPid} null, the kernel's ({@link #newestPid}). */
+  RunnerProcessTree(String pid, LongSupplier lastPid, LongSupplier nanoClock) {
     super(pid);
     this.pid = pid == null || pid.isEmpty() ? Long.toString(ProcessHandle.current().pid())
         : pid;
+    this.lastPid = lastPid == null ? this::newestPid : lastPid;
+    this.nanoClock = nanoClock;
   }
 
   /** Whether this kernel lists a thread's children (/proc/self/task/TID/children). */
@@ -64,6 +103,43 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
 
   @Override
   public void updateProcessTree() {
+    long newest = lastPid.getAsLong();
+    long now = nanoClock.getAsLong();
+    Childless last = childless;
+    boolean scan = newest < 0 || last == null || !last.root().equals(pid)
+        || now - last.scannedAtNanos() >= TimeUnit.MILLISECONDS.toNanos(FULL_SCAN_EVERY_MS)
+        || newest < last.lastPid() || newest - last.lastPid() > MAX_NEW_PIDS
+        || childAmong(last.lastPid() + 1, newest);
+    if (scan) {
+      scans++;
+    }
+    update(scan);
+    if (newest >= 0) {
+      childless = !(tree.size() == 1 && tree.containsKey(pid)) ? null
+          : new Childless(pid, newest, scan ? now : last.scannedAtNanos());
+    }
+  }
+
+  /** Whether a process with a pid from {@code first} to {@code last} is the root's child. */
+  private boolean childAmong(long first, long last) {
+    for (long q = first; q <= last; q++) {
+      String text = read("/proc/" + q + "/stat");
+      // The parent's pid is the field after the state, which follows the command's name.
+      int end = text.lastIndexOf(')');
+      if (end >= 0) {
+        int from = text.indexOf(' ', end + 2) + 1;
+        int to = text.indexOf(' ', from);
+        if (from > 0 && to > from && text.regionMatches(from, pid, 0, pid.length())
+            && to - from == pid.length()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The tree from the root down, or the root alone when {@code scan} is false. */
+  private void update(boolean scan) {
     Map<String, Seen> next = new LinkedHashMap<>();
     Deque<String> todo = new ArrayDeque<>();
     todo.add(pid);
@@ -79,9 +155,24 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
       cpuSeen = true;
       now.age = before == null ? 1 : before.age + 1;
       next.put(p, now);
-      todo.addAll(children(p));
+      if (scan) {
+        todo.addAll(children(p));
+      }
     }
     tree = next;
+  }
+
+  /**
+   * The pid the JVM's pid namespace gave last (to a process or a thread), or -1 if unknown:
+   * the last field of /proc/loadavg ("0.20 0.18 0.12 1/80 11206").
+   */
+  long newestPid() {
+    String text = PROC_IS_OURS ? read("/proc/loadavg").trim() : "";
+    try {
+      return Long.parseLong(text.substring(text.lastIndexOf(' ') + 1));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /**
@@ -100,6 +191,15 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
       return new String(buf, 0, n, StandardCharsets.US_ASCII);
     } catch (IOException e) {
       return "";
+    }
+  }
+
+  private static boolean procIsOurs() {
+    try {
+      return Files.readSymbolicLink(PROC.resolve("self")).toString()
+          .equals(Long.toString(ProcessHandle.current().pid()));
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 

@@ -79,6 +79,79 @@ class RunnerProcessTreeTest {
     }
   }
 
+  /**
+   * A JVM that started no process reads only its own stat file and those of the pids given
+   * since the last scan (the tasks of a runner each make their own tree); too many new pids, a
+   * pid lower than the last (wrapped round), or a second since the last scan, look for children
+   * again.
+   */
+  @Test
+  void looksForChildrenAgainOnlyWhenANewPidMayBeOne() throws Exception {
+    // The root: a process without children (this JVM may have some from other tests); and a
+    // process given a pid after it that is not its child.
+    Process root = new ProcessBuilder("sleep", "30").start();
+    Process unrelated = new ProcessBuilder("sleep", "30").start();
+    try {
+      String pid = Long.toString(root.pid());
+      long[] newest = {unrelated.pid() - 1};
+      long[] clock = {0};
+      RunnerProcessTree first = new RunnerProcessTree(pid, () -> newest[0], () -> clock[0]);
+      first.updateProcessTree();
+      assertEquals(1, first.scans);
+      RunnerProcessTree next = new RunnerProcessTree(pid, () -> newest[0], () -> clock[0]);
+      next.updateProcessTree();
+      newest[0] = unrelated.pid();
+      next.updateProcessTree();
+      assertEquals(0, next.scans);
+      assertEquals(java.util.Set.of(pid), next.pids());
+      assertTrue(next.getCumulativeCpuTime() >= 0 && next.getRssMemorySize() > 0);
+      newest[0] += RunnerProcessTree.MAX_NEW_PIDS + 1;
+      next.updateProcessTree();
+      assertEquals(1, next.scans);
+      newest[0] -= 5;
+      next.updateProcessTree();
+      assertEquals(2, next.scans);
+      clock[0] += TimeUnit.MILLISECONDS.toNanos(RunnerProcessTree.FULL_SCAN_EVERY_MS);
+      next.updateProcessTree();
+      assertEquals(3, next.scans);
+      // Another root's tree never takes this root's scan for its own.
+      RunnerProcessTree other = new RunnerProcessTree(SELF, () -> newest[0], () -> clock[0]);
+      other.updateProcessTree();
+      assertEquals(1, other.scans);
+    } finally {
+      root.destroyForcibly().waitFor();
+      unrelated.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * With the kernel's own newest pid: a process that a root found without children starts
+   * one, and the next tree from that root finds it.
+   */
+  @Test
+  void findsAProcessStartedAfterAScanThatFoundNone() throws Exception {
+    assertTrue(new RunnerProcessTree(SELF).newestPid() > 0, "/proc/loadavg names the newest pid");
+    Process root = new ProcessBuilder("sh", "-c", "read go; sleep 30 & echo started; wait")
+        .start();
+    try {
+      String pid = Long.toString(root.pid());
+      RunnerProcessTree before = new RunnerProcessTree(pid);
+      before.updateProcessTree();
+      assertEquals(java.util.Set.of(pid), before.pids());
+      root.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      root.getOutputStream().flush();
+      assertEquals("started", new java.io.BufferedReader(new java.io.InputStreamReader(
+          root.getInputStream())).readLine());
+      RunnerProcessTree after = new RunnerProcessTree(pid);
+      after.updateProcessTree();
+      assertEquals(1, after.scans);
+      assertEquals(2, after.pids().size(), after.getProcessTreeDump());
+    } finally {
+      root.descendants().forEach(ProcessHandle::destroyForcibly);
+      root.destroyForcibly().waitFor();
+    }
+  }
+
   @Test
   void theRunnerNamesItUnlessTheJobNamesATree() {
     JobConf job = new JobConf();
