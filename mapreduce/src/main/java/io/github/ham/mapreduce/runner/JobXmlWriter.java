@@ -77,25 +77,30 @@ final class JobXmlWriter {
 
   /**
    * The properties, after what writeXml does first: a deprecated key also sets its
-   * replacements. One pass over the configuration (a copy of its ~1,100 properties) unless it
-   * has deprecated keys, whose handling may add or change properties.
+   * replacements. One pass over the configuration unless it has deprecated keys, whose
+   * handling may add or change properties.
    */
   private static List<Map.Entry<String, String>> withDeprecationHandled(Configuration conf) {
-    List<Map.Entry<String, String>> properties = new ArrayList<>(conf.size());
-    List<String> deprecated = new ArrayList<>();
-    for (Map.Entry<String, String> property : conf) {
-      properties.add(property);
+    List<Map.Entry<String, String>> properties = properties(conf);
+    boolean deprecated = false;
+    for (Map.Entry<String, String> property : properties) {
       if (Configuration.isDeprecated(property.getKey())) {
-        deprecated.add(property.getKey());
+        conf.get(property.getKey());
+        deprecated = true;
       }
     }
-    if (deprecated.isEmpty()) {
-      return properties;
+    return deprecated ? properties(conf) : properties;
+  }
+
+  /**
+   * The string properties of {@code conf}. A task's {@link TaskConf} lists them without
+   * Configuration's iterator, which first copies all ~1,100 of them into a new map.
+   */
+  private static List<Map.Entry<String, String>> properties(Configuration conf) {
+    if (conf instanceof TaskConf task) {
+      return task.stringProperties();
     }
-    for (String key : deprecated) {
-      conf.get(key);
-    }
-    properties.clear();
+    List<Map.Entry<String, String>> properties = new ArrayList<>(conf.size());
     for (Map.Entry<String, String> property : conf) {
       properties.add(property);
     }

@@ -13,7 +13,8 @@ import org.apache.hadoop.mapred.JobConf;
  * that {@link #getPropsWithPrefix} does not copy every name first. Hadoop's copies all ~1,100
  * names of a job into a new set to find the few with the prefix, and LineRecordReader asks it
  * twice a task (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a
- * runner's CPU per one-line map (bench/README.md, "Per-map cost of a warm runner").
+ * runner's CPU per one-line map (bench/README.md, "Per-map cost of a warm runner"). It also
+ * lists its properties for the task's job.xml ({@link JobXmlWriter}) without a copy.
  */
 public final class TaskConf extends JobConf {
   /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */
@@ -22,6 +23,23 @@ public final class TaskConf extends JobConf {
 
   TaskConf(JobConf job) {
     super(job);
+  }
+
+  /**
+   * The properties whose name and value are strings, as Configuration's iterator gives them
+   * (in another order), without its copy into a new map.
+   */
+  List<Map.Entry<String, String>> stringProperties() {
+    Properties props = getProps();
+    List<Map.Entry<String, String>> out = new ArrayList<>(props.size());
+    synchronized (props) {
+      for (Map.Entry<Object, Object> e : props.entrySet()) {
+        if (e.getKey() instanceof String name && e.getValue() instanceof String value) {
+          out.add(Map.entry(name, value));
+        }
+      }
+    }
+    return out;
   }
 
   /**

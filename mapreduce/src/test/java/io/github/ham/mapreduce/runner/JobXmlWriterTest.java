@@ -139,4 +139,20 @@ class JobXmlWriterTest {
     assertParsesAlike(second, writer);
     assertParsesAlike(first, writer);
   }
+
+  /** A task's configuration lists its properties its own way: the same job.xml comes out. */
+  @Test
+  void aTasksConfigurationParsesAlike() throws Exception {
+    JobXmlWriter writer = new JobXmlWriter();
+    assertParsesAlike(new TaskConf(job()), writer);
+    JobConf plain = job();
+    plain.unset("mapred.task.id");
+    plain.unset("mapreduce.task.attempt.id");
+    TaskConf task = new TaskConf(plain);
+    task.set("ham.test.task", "a task's own");
+    assertParsesAlike(task, writer);
+    ByteArrayOutputStream asTask = new ByteArrayOutputStream();
+    new JobXmlWriter().write(task, asTask);
+    assertEquals(raw(new JobConf(task)), raw(parse(asTask.toByteArray())));
+  }
 }
