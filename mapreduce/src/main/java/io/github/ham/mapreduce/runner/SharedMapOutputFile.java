@@ -6,10 +6,12 @@ import io.github.ham.mapreduce.common.Causes;
 import io.github.ham.mapreduce.common.HamConfig;
 import io.github.ham.mapreduce.common.HamLocalFileSystem;
 import io.github.ham.mapreduce.common.fs.FastPaths;
+import io.github.ham.mapreduce.common.jobfiles.KeptIndex;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.IndexRecord;
 import org.apache.hadoop.mapred.MapOutputFile;
 import org.apache.hadoop.mapreduce.TaskID;
 
@@ -17,10 +19,16 @@ import org.apache.hadoop.mapreduce.TaskID;
  * Map output in one directory per attempt on the shared file system:
  * {@code file.out} and {@code file.out.index}, plus spills while the map runs. The directory is
  * {@link HamConfig#TASK_OUTPUT_DIR} from the task's configuration (mapreduce.task.local.output.class
- * points here), or given explicitly when a reducer reads a map's output.
+ * points here), or given explicitly when a reducer reads a map's output; then it also keeps
+ * the reduce's record of the index its check read ({@link KeptIndex}).
  */
-public class SharedMapOutputFile extends MapOutputFile {
+public class SharedMapOutputFile extends MapOutputFile implements KeptIndex {
+  private record Kept(int partition, IndexRecord record) {
+  }
+
   private Path dir;
+  /** Set by the check's threads, read by the fetchers' after the check was awaited. */
+  private volatile Kept kept;
 
   public SharedMapOutputFile() {
   }
@@ -103,6 +111,17 @@ public class SharedMapOutputFile extends MapOutputFile {
   @Override
   public Path getInputFileForWrite(TaskID mapId, long size) throws IOException {
     return getInputFile(mapId.getId());
+  }
+
+  @Override
+  public void keepIndex(int partition, IndexRecord record) {
+    kept = new Kept(partition, record);
+  }
+
+  @Override
+  public IndexRecord keptIndex(int partition) {
+    Kept k = kept;
+    return k != null && k.partition() == partition ? k.record() : null;
   }
 
   @Override

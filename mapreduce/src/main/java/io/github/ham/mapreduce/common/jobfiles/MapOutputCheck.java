@@ -149,12 +149,18 @@ public final class MapOutputCheck {
     }
   }
 
+  /** Checks one map's output; one that can keep the reduce's index record keeps it. */
   private static void checkOne(MapOutputFile file, int partition, JobConf conf,
       boolean readSegment) throws IOException {
-    checkOne(file.getOutputFile(), file.getOutputIndexFile(), partition, conf, readSegment);
+    IndexRecord record = checkOne(file.getOutputFile(), file.getOutputIndexFile(), partition,
+        conf, readSegment);
+    if (file instanceof KeptIndex k) {
+      k.keepIndex(partition, record);
+    }
   }
 
-  private static void checkOne(Path data, Path index, int partition, JobConf conf,
+  /** Checks one map's output and gives the index's record of {@code partition}. */
+  private static IndexRecord checkOne(Path data, Path index, int partition, JobConf conf,
       boolean readSegment) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
     SpillRecord spills = new SpillRecord(index, conf);
@@ -175,10 +181,10 @@ public final class MapOutputCheck {
       throw new IOException(data + " is truncated: " + length + " bytes, the index needs "
           + end);
     }
-    if (!readSegment) {
-      return;
-    }
     IndexRecord r = spills.getIndex(partition);
+    if (!readSegment) {
+      return r;
+    }
     try (FSDataInputStream in = fs.open(data)) {
       in.seek(r.startOffset);
       InputStream segment = new IFileInputStream(in, r.partLength, conf);
@@ -187,5 +193,6 @@ public final class MapOutputCheck {
         // Reading to the end checks the segment's checksum.
       }
     }
+    return r;
   }
 }

@@ -8,6 +8,8 @@ import java.util.Set;
 
 import javax.crypto.SecretKey;
 
+import io.github.ham.mapreduce.common.jobfiles.KeptIndex;
+
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * JVM ends with the failed reduce; a HAM runner serves the next task, so a failed shuffle would
  * leave a thread re-reading the map from the shared file system and filling the next attempts'
  * logs. This one reports the error once and ends, gives back the failed copy's reservation,
- * and ends when shut down or interrupted.
+ * and ends when shut down or interrupted. A map's index that the reduce's check already read
+ * is not read again ({@link KeptIndex}).
  */
 class HamLocalFetcher<K, V> extends Fetcher<K, V> {
   private static final Logger LOG = LoggerFactory.getLogger(HamLocalFetcher.class);
@@ -91,8 +94,10 @@ class HamLocalFetcher<K, V> extends Fetcher<K, V> {
   private boolean copyMapOutput(TaskAttemptID mapTaskId) throws IOException {
     MapOutputFile files = localMapFiles.get(mapTaskId);
     Path mapOutputFileName = files.getOutputFile();
-    Path indexFileName = files.getOutputIndexFile();
-    IndexRecord ir = new SpillRecord(indexFileName, job).getIndex(reduce);
+    IndexRecord ir = files instanceof KeptIndex k ? k.keptIndex(reduce) : null;
+    if (ir == null) {
+      ir = new SpillRecord(files.getOutputIndexFile(), job).getIndex(reduce);
+    }
     long compressedLength = ir.partLength - CryptoUtils.cryptoPadding(job);
     long decompressedLength = ir.rawLength - CryptoUtils.cryptoPadding(job);
     MapOutput<K, V> mapOutput = merger.reserve(mapTaskId, decompressedLength, id);

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import io.github.ham.mapreduce.common.jobfiles.MapOutputCheck;
+import io.github.ham.mapreduce.runner.SharedMapOutputFile;
+
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.BytesWritable;
@@ -152,5 +155,39 @@ class HamShuffleTest {
       }
     }
     assertEquals(List.of(), left);
+  }
+
+  /**
+   * The reduce's check reads every map's index before the shuffle: the fetchers take the
+   * record it kept and read the data files alone (here the indexes are gone by then).
+   */
+  @Test
+  void theFetchersTakeTheIndexRecordsTheCheckRead(@TempDir Path tmp) throws Exception {
+    JobConf conf = conf(tmp, 12);
+    Map<org.apache.hadoop.mapred.TaskAttemptID, MapOutputFile> written = new LinkedHashMap<>();
+    long total = writeMaps(conf, tmp.resolve("maps"), 12, written);
+    Map<org.apache.hadoop.mapred.TaskAttemptID, MapOutputFile> files = new LinkedHashMap<>();
+    written.forEach((id, f) -> {
+      try {
+        files.put(id, new SharedMapOutputFile(f.getOutputFile().getParent(), conf));
+      } catch (java.io.IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+    assertEquals(Map.of(), MapOutputCheck.quick(files, 0, conf, null));
+    for (MapOutputFile f : files.values()) {
+      assertTrue(new java.io.File(f.getOutputIndexFile().toUri().getPath()).delete());
+      assertEquals(null, ((SharedMapOutputFile) f).keptIndex(1), "another partition's");
+    }
+    Counters counters = new Counters();
+    HamShuffle<IntWritable, BytesWritable> shuffle = new HamShuffle<>();
+    shuffle.init(ShuffleContexts.of(conf, 12, files, counters));
+    RawKeyValueIterator it = shuffle.run();
+    long n = 0;
+    while (it.next()) {
+      n++;
+    }
+    shuffle.close();
+    assertEquals(total, n);
   }
 }
