@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Reduces over many maps on the test cluster's network file system (GlusterFS, a FUSE client
+# per node), two HAM builds alternated: the bench's many-map wordcount (MAPS one-line files,
+# 3 reduces, 3 nodes x 1 runner) with the job's directory on the cluster's shared root.
+#   bash bench/results/trials/runner-cuts/gluster-index/run.sh A B ROUNDS MAPS OUT
+# A and B name builds copied to /tmp/dist-A and /tmp/dist-B (mapreduce/target/dist of each).
+# Prints, per run, the reduces' attempt time (median of 3) and the job's time, from the job's
+# status.json, into OUT/results.md.
+set -euo pipefail
+a=$1 b=$2 rounds=$3 maps=$4 out=$5
+here="$(cd "$(dirname "$0")/../../../.." && pwd)"  # bench/
+export PATH="$(dirname "$here")/.venv/bin:$PATH"
+. "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
+input="$here/work/data/lines-$maps/in"
+[ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
+  "from hambench.data import oneline_files; oneline_files($maps)")
+work="$HAM_CLUSTER_SHARED/gluster-index"; rm -rf "$work"; mkdir -p "$work" "$out"
+for r in $(seq "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then order="$a $b"; else order="$b $a"; fi
+  for v in $order; do
+    run=$work/$v-$r; mkdir -p "$run"
+    HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
+      ham run -N3 --retention all -- hadoop jar \
+      /tmp/dist-$v/share/hadoop/mapreduce/hadoop-mapreduce-examples-3.4.2.jar wordcount \
+      -D mapreduce.job.reduces=3 "$input" "$run/out" > "$run/ham.log" 2>&1
+    echo "$v-$r done $(date +%T)"
+  done
+done
+python - "$work" "$out" "bash bench/results/trials/runner-cuts/gluster-index/run.sh $*" <<'PY'
+import json, statistics, sys
+from pathlib import Path
+work, out, command = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+rows = []
+for run in sorted(work.iterdir(), key=lambda p: (int(p.name.rpartition("-")[2]), p.name)):
+    status = json.loads(next(run.glob("*/*/jobs/*/status.json")).read_text())
+    att = [a for a in status["attempts"] if a["state"] == "SUCCEEDED"]
+    red = [a["finish"] - a["start"] for a in att if a["type"] == "REDUCE"]
+    job = max(a["finish"] for a in att) - min(a["start"] for a in att)
+    rows.append((run.name, statistics.median(red) / 1e3, job / 1e3))
+lines = ["# Reduces over many maps on GlusterFS", "", f"Command: `{command}`", "",
+         "| run | reduce attempt, median of 3 (s) | first task start to last task end (s) |",
+         "|---|---|---|"] + [f"| {n} | {r:.2f} | {j:.2f} |" for n, r, j in rows]
+(out / "results.md").write_text("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
