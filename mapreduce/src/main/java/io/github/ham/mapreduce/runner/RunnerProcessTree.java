@@ -33,15 +33,18 @@ import org.apache.hadoop.yarn.util.ResourceCalculatorProcessTree;
  * started no process reads its threads' children files and its own stat file.
  * <p>A JVM that has started no process has no children to look for. Every process is given
  * a pid in the JVM's pid namespace (one created in a namespace below it too), one after the
- * other (/proc/loadavg's last field names the newest). So when the last scan from the same root
- * found it without children, the only possible descendants are the pids given since that scan
- * began: an update reads their stat files (a few a task on a node with a few runners, each
- * starting two threads a task), and only if one of them is a child of the root (or too many
- * were given) looks at every thread's children again. A pid given since whose process has
- * ended leaves no descendant: its own children went to init or a subreaper, as they would for
- * the full scan. The tasks of a runner each make their own tree (Hadoop's Task.initialize), so
- * what the last scan found is kept per JVM; a full scan still comes at least every
- * {@link #FULL_SCAN_EVERY_MS} ms, against pids that wrapped round past the last one seen.
+ * other (/proc/loadavg's last field names the newest). So when the last look from the same
+ * root found it without children, its only possible descendants are the pids given since: an
+ * update reads their stat files (a few a task on a node with a few runners, each starting two
+ * threads a task), and only if one of them is a child of the root (or too many were given)
+ * looks at every thread's children again. A pid given since whose process has ended leaves no
+ * descendant: its own children went to init or a subreaper, as they would for the full scan.
+ * A pid is given before its process shows in /proc and in its parent's list of children (for
+ * microseconds, while the kernel copies the parent): the next update looks again at the pids
+ * that had no stat file, and, after a full scan, at the few newest before it. The tasks of a
+ * runner each make their own tree (Hadoop's Task.initialize), so what the last look found is
+ * kept per JVM; a full scan still comes at least every {@link #FULL_SCAN_EVERY_MS} ms, against
+ * pids that wrapped round past the last one seen.
  * <p>The runner names this class in mapreduce.job.process-tree.class when the job names none
  * and the kernel has these files ({@link #available}); otherwise Hadoop's default stays.
  */
@@ -54,14 +57,23 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   /** Whether /proc shows this JVM's own pid namespace (the pids /proc/loadavg counts in). */
   private static final boolean PROC_IS_OURS = procIsOurs();
 
+  /** The newest pids before a full scan that the next update looks at again (see above). */
+  static final int IN_FLIGHT = 4;
+
   /**
-   * The root had no descendants when {@code lastPid} was the newest pid; the last full scan
-   * began at {@code scannedAtNanos}.
+   * The root had no descendants when {@code lastPid} was the newest pid, but for those of
+   * {@code again} that had no stat file yet; the last full scan began at {@code scannedAtNanos}.
    */
-  private record Childless(String root, long lastPid, long scannedAtNanos) {
+  private record Childless(String root, long lastPid, long[] again, long scannedAtNanos) {
   }
 
   private static volatile Childless childless;
+
+  /** The pids the next update looks at again (for tests). */
+  static long[] lookAgain() {
+    Childless c = childless;
+    return c == null ? null : c.again().clone();
+  }
 
   /** A process as last seen: its CPU (jiffies), memory, and how many updates saw it. */
   private static final class Seen {
@@ -78,7 +90,7 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   /** CPU of the tree so far, in jiffies: every process's share up to its last update. */
   private long cpuJiffies;
   private boolean cpuSeen;
-  private final LongSupplier lastPid;
+  private final LongSupplier newestPids;
   private final LongSupplier nanoClock;
   /** Updates that looked for children (package-private for tests). */
   int scans;
@@ -87,12 +99,12 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
     this(pid, null, System::nanoTime);
   }
 
-  /** With {@code lastPid} null, the kernel's ({@link #newestPid}). */
-  RunnerProcessTree(String pid, LongSupplier lastPid, LongSupplier nanoClock) {
+  /** With {@code newestPids} null, the kernel's newest pid ({@link #newestPid}). */
+  RunnerProcessTree(String pid, LongSupplier newestPids, LongSupplier nanoClock) {
     super(pid);
     this.pid = pid == null || pid.isEmpty() ? Long.toString(ProcessHandle.current().pid())
         : pid;
-    this.lastPid = lastPid == null ? this::newestPid : lastPid;
+    this.newestPids = newestPids == null ? this::newestPid : newestPids;
     this.nanoClock = nanoClock;
   }
 
@@ -103,39 +115,72 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
 
   @Override
   public void updateProcessTree() {
-    long newest = lastPid.getAsLong();
+    long newest = newestPids.getAsLong();
     long now = nanoClock.getAsLong();
     Childless last = childless;
-    boolean scan = newest < 0 || last == null || !last.root().equals(pid)
-        || now - last.scannedAtNanos() >= TimeUnit.MILLISECONDS.toNanos(FULL_SCAN_EVERY_MS)
-        || newest < last.lastPid() || newest - last.lastPid() > MAX_NEW_PIDS
-        || childAmong(last.lastPid() + 1, newest);
+    List<Long> unseen = new ArrayList<>();
+    boolean scan = needsScan(last, newest, now, unseen);
     if (scan) {
       scans++;
     }
     update(scan);
-    if (newest >= 0) {
-      childless = !(tree.size() == 1 && tree.containsKey(pid)) ? null
-          : new Childless(pid, newest, scan ? now : last.scannedAtNanos());
+    if (newest < 0 || !(tree.size() == 1 && tree.containsKey(pid))) {
+      childless = null;  // the next update scans
+    } else if (scan) {
+      long[] again = new long[(int) Math.min(IN_FLIGHT, newest)];
+      for (int i = 0; i < again.length; i++) {
+        again[i] = newest - i;
+      }
+      childless = new Childless(pid, newest, again, now);
+    } else {
+      childless = new Childless(pid, newest,
+          unseen.stream().mapToLong(Long::longValue).toArray(), last.scannedAtNanos());
     }
   }
 
-  /** Whether a process with a pid from {@code first} to {@code last} is the root's child. */
-  private boolean childAmong(long first, long last) {
-    for (long q = first; q <= last; q++) {
-      String text = read("/proc/" + q + "/stat");
-      // The parent's pid is the field after the state, which follows the command's name.
-      int end = text.lastIndexOf(')');
-      if (end >= 0) {
-        int from = text.indexOf(' ', end + 2) + 1;
-        int to = text.indexOf(' ', from);
-        if (from > 0 && to > from && text.regionMatches(from, pid, 0, pid.length())
-            && to - from == pid.length()) {
-          return true;
-        }
+  /**
+   * Whether this update must read every thread's children: no last look from this root that
+   * found it childless (or no newest pid), a second since its full scan, pids that wrapped
+   * round or too many to read one by one, or a child of the root among the pids given since
+   * and those without a stat file last time; the pids without one now go to {@code unseen}.
+   */
+  private boolean needsScan(Childless last, long newest, long now, List<Long> unseen) {
+    if (newest < 0 || last == null || !last.root().equals(pid)
+        || now - last.scannedAtNanos() >= TimeUnit.MILLISECONDS.toNanos(FULL_SCAN_EVERY_MS)
+        || newest < last.lastPid() || newest - last.lastPid() > MAX_NEW_PIDS) {
+      return true;
+    }
+    for (long q : last.again()) {
+      if (isChild(q, null)) {
+        return true;
+      }
+    }
+    for (long q = last.lastPid() + 1; q <= newest; q++) {
+      if (isChild(q, unseen)) {
+        return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether process {@code q} is the root's child; one without a stat file goes to
+   * {@code unseen} (if given).
+   */
+  boolean isChild(long q, List<Long> unseen) {
+    String text = read("/proc/" + q + "/stat");
+    // The parent's pid is the field after the state, which follows the command's name (the
+    // last ')': a name may hold spaces and parentheses).
+    int end = text.lastIndexOf(')');
+    if (end < 0) {
+      if (unseen != null) {
+        unseen.add(q);
+      }
+      return false;
+    }
+    int from = text.indexOf(' ', end + 2) + 1;
+    int to = text.indexOf(' ', from);
+    return from > 0 && to - from == pid.length() && text.regionMatches(from, pid, 0, to - from);
   }
 
   /** The tree from the root down, or the root alone when {@code scan} is false. */

@@ -1,17 +1,28 @@
 package io.github.ham.mapreduce.runner;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.yarn.util.ProcfsBasedProcessTree;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RunnerProcessTreeTest {
   private static final String SELF = Long.toString(ProcessHandle.current().pid());
@@ -149,6 +160,70 @@ class RunnerProcessTreeTest {
     } finally {
       root.descendants().forEach(ProcessHandle::destroyForcibly);
       root.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * A pid given since the last look but not yet in /proc (a process the kernel is still
+   * copying) is looked at again by the next update; after a full scan, the few newest pids
+   * before it are. Pids from PID_MAX_LIMIT (2^22) on are never given.
+   */
+  @Test
+  void pidsWithoutAStatFileAreLookedAtAgain() throws Exception {
+    Process root = new ProcessBuilder("sleep", "30").start();
+    try {
+      String pid = Long.toString(root.pid());
+      long never = 1L << 22;
+      long[] newest = {never + 9};
+      LongSupplier clock = () -> 0;
+      new RunnerProcessTree(pid, () -> newest[0], clock).updateProcessTree();
+      assertArrayEquals(new long[] {never + 9, never + 8, never + 7, never + 6},
+          RunnerProcessTree.lookAgain());
+      newest[0] = never + 12;
+      RunnerProcessTree tree = new RunnerProcessTree(pid, () -> newest[0], clock);
+      tree.updateProcessTree();
+      assertEquals(0, tree.scans);
+      assertArrayEquals(new long[] {never + 10, never + 11, never + 12},
+          RunnerProcessTree.lookAgain());
+      tree.updateProcessTree();
+      assertEquals(0, tree.scans);
+      assertArrayEquals(new long[0], RunnerProcessTree.lookAgain());
+    } finally {
+      root.destroyForcibly().waitFor();
+    }
+  }
+
+  /**
+   * A process is the root's child by the parent field of its stat, whatever its name holds
+   * (a name with a parenthesis, a state and the root's pid in it).
+   */
+  @Test
+  void readsTheParentPastAnyName(@TempDir Path dir) throws Exception {
+    Process root = new ProcessBuilder("sh", "-c", "read name; \"$name\" 30 & echo $!; wait")
+        .start();
+    Process unrelated = null;
+    try {
+      String pid = Long.toString(root.pid());
+      Path odd = dir.resolve("x) S " + pid + " (y");
+      Files.copy(Path.of("/bin/sleep"), odd);
+      odd.toFile().setExecutable(true);
+      root.getOutputStream().write((odd + "\n").getBytes(StandardCharsets.UTF_8));
+      root.getOutputStream().flush();
+      long child = Long.parseLong(new BufferedReader(new InputStreamReader(
+          root.getInputStream())).readLine().trim());
+      unrelated = new ProcessBuilder(odd.toString(), "30").start();
+      RunnerProcessTree tree = new RunnerProcessTree(pid);
+      assertTrue(tree.isChild(child, null), "the root's child");
+      assertFalse(tree.isChild(unrelated.pid(), null), "the root's pid in its name only");
+      List<Long> unseen = new ArrayList<>();
+      assertFalse(tree.isChild(1L << 22, unseen));
+      assertEquals(List.of(1L << 22), unseen);
+    } finally {
+      root.descendants().forEach(ProcessHandle::destroyForcibly);
+      root.destroyForcibly().waitFor();
+      if (unrelated != null) {
+        unrelated.destroyForcibly().waitFor();
+      }
     }
   }
 

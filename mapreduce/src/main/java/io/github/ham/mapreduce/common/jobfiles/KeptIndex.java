@@ -3,8 +3,8 @@ package io.github.ham.mapreduce.common.jobfiles;
 import org.apache.hadoop.mapred.IndexRecord;
 
 /**
- * A map's output whose index a reduce has already read and checked ({@link MapOutputCheck},
- * before the reduce starts), keeping the reduce's record: its fetch then reads the data file
+ * A map's output whose index a reduce has already read and checked ({@link MapOutputCheck}:
+ * before the reduce starts, and after one failed), keeping the reduce's record: its fetch then reads the data file
  * alone. On a shared file system each index read is an open and a read on its servers, once
  * per map for every reduce.
  */

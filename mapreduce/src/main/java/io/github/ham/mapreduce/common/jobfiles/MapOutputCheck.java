@@ -140,7 +140,7 @@ public final class MapOutputCheck {
    */
   public static boolean intact(File dir, int reduces, JobConf conf) {
     try {
-      checkOne(new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT).getPath()),
+      checkFiles(new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT).getPath()),
           new Path(new File(dir, HamLocalFileSystem.MAP_OUTPUT_INDEX).getPath()), reduces - 1,
           conf, false);
       return true;
@@ -152,7 +152,7 @@ public final class MapOutputCheck {
   /** Checks one map's output; one that can keep the reduce's index record keeps it. */
   private static void checkOne(MapOutputFile file, int partition, JobConf conf,
       boolean readSegment) throws IOException {
-    IndexRecord record = checkOne(file.getOutputFile(), file.getOutputIndexFile(), partition,
+    IndexRecord record = checkFiles(file.getOutputFile(), file.getOutputIndexFile(), partition,
         conf, readSegment);
     if (file instanceof KeptIndex k) {
       k.keepIndex(partition, record);
@@ -160,7 +160,7 @@ public final class MapOutputCheck {
   }
 
   /** Checks one map's output and gives the index's record of {@code partition}. */
-  private static IndexRecord checkOne(Path data, Path index, int partition, JobConf conf,
+  private static IndexRecord checkFiles(Path data, Path index, int partition, JobConf conf,
       boolean readSegment) throws IOException {
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
     SpillRecord spills = new SpillRecord(index, conf);
