@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import sys
@@ -119,7 +120,8 @@ def main(argv: list[str]) -> int:
         mix_wc_mib=p.mix_wc_mib, yarn_default_max_maps=p.yarn_default_max_maps,
         mixes=not a.no_mixes)
     meta: dict[str, Any] = {
-        "command": "bash bench/run.sh " + shlex.join(argv),
+        "command": (f"HAM_BENCH_WORK={shlex.quote(str(WORK))} " if os.environ.get(
+            "HAM_BENCH_WORK") else "") + "bash bench/run.sh " + shlex.join(argv),
         "started": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "commit": layout.git_commit(REPO),
         "params": {**vars(p), "scale_dist": a.scale_dist, "scale_conf": a.scale_conf},

@@ -14,7 +14,12 @@ from typing import Iterator, Mapping, Sequence
 
 BENCH = Path(__file__).resolve().parent.parent
 REPO = BENCH.parent
-WORK = BENCH / "work"
+# The suite's files (inputs, the build's snapshot, the jobs' directories, both systems'):
+# bench/work, or HAM_BENCH_WORK. On the root disk's ext4 a job's thousands of file creates
+# slowed down after another job deleted thousands (its inode allocator skips recently freed
+# inodes: results/trials/runner-cuts), so a run's order moved the per-map figures; tmpfs
+# (/dev/shm) has no such history.
+WORK = Path(os.environ.get("HAM_BENCH_WORK") or BENCH / "work")
 RESULTS = BENCH / "results"
 DIST = REPO / "mapreduce" / "target" / "dist"
 # The suite runs from a snapshot of the build (HAM_BUNDLE_DIR), so a rebuild of
@@ -25,7 +30,7 @@ DIST_SNAPSHOT = WORK / "dist"
 MAPREDUCE_JARS = DIST_SNAPSHOT / "share" / "hadoop" / "mapreduce"
 EXAMPLES_JAR = MAPREDUCE_JARS / "hadoop-mapreduce-examples-3.4.2.jar"
 TESTS_JAR = MAPREDUCE_JARS / "hadoop-mapreduce-client-jobclient-3.4.2-tests.jar"
-YARN_LIB = WORK / "yarn-lib"
+YARN_LIB = BENCH / "work" / "yarn-lib"  # where run.sh has Maven copy them, whatever WORK is
 CLUSTER_ENV = Path(os.environ.get("HAM_CLUSTER_DIR", "/var/tmp/ham-cluster")) / "env.sh"
 
 
