@@ -5,7 +5,9 @@
 #   bash bench/results/trials/runner-cuts/ab.sh A B ROUNDS MAPS OUT
 # A and B name builds copied to /tmp/dist-A and /tmp/dist-B (mapreduce/target/dist of each);
 # HAM_AB_OPTS_<A or B>, if set, adds JVM options to that variant's runners (the same build
-# under two names compares options: compile-thresholds/).
+# under two names compares options: compile-thresholds/). HAM_AB_WORK puts the jobs' files
+# elsewhere (default /dev/shm/ham-runner-cuts); HAM_AB_PROFILE=0 runs them without the profiler
+# and without its summary (gluster-index/run.sh).
 set -euo pipefail
 a=$1 b=$2 rounds=$3 maps=$4 out=$5
 here="$(cd "$(dirname "$0")/../../.." && pwd)"  # bench/
@@ -17,19 +19,23 @@ opts=$(python -c "from ham import contract; print(contract.DEFAULTS[contract.RUN
 input="$here/work/data/lines-$maps/in"
 [ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
   "from hambench.data import oneline_files; oneline_files($maps)")
-work=/dev/shm/ham-runner-cuts; rm -rf "$work"; mkdir -p "$work" "$out"
+work=${HAM_AB_WORK:-/dev/shm/ham-runner-cuts}; rm -rf "$work"; mkdir -p "$work" "$out"
+profile=${HAM_AB_PROFILE:-1}
 for r in $(seq "$rounds"); do
   if [ $((r % 2)) = 1 ]; then order="$a $b"; else order="$b $a"; fi
   for v in $order; do
     run=$work/$v-$r; mkdir -p "$run/ap"
+    agent=""
+    [ "$profile" = 0 ] || \
+      agent="-javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt"
     extra="HAM_AB_OPTS_$v"
     HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
-    HAM_RUNNER_JAVA_OPTS="$opts ${!extra:-} -javaagent:$ap=start,event=cpu,interval=1ms,threads,collapsed,file=$run/ap/runner-%p.txt" \
+    HAM_RUNNER_JAVA_OPTS="$opts ${!extra:-} $agent" \
       ham run -N3 --retention all -- hadoop jar \
       /tmp/dist-$v/share/hadoop/mapreduce/hadoop-mapreduce-examples-3.4.2.jar wordcount \
       -D mapreduce.job.reduces=3 "$input" "$run/out" > "$run/ham.log" 2>&1
     echo "$v-$r done $(date +%T)"
   done
 done
-python "$here/hambench/apsummary.py" --maps "$maps" --command "ab.sh $a $b $rounds $maps" \
-  --out "$out" "$work"/*
+[ "$profile" = 0 ] || python "$here/hambench/apsummary.py" --maps "$maps" \
+  --command "ab.sh $a $b $rounds $maps" --out "$out" "$work"/*

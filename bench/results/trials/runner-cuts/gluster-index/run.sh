@@ -8,24 +8,11 @@
 # status.json, into OUT/results.md.
 set -euo pipefail
 a=$1 b=$2 rounds=$3 maps=$4 out=$5
-here="$(cd "$(dirname "$0")/../../../.." && pwd)"  # bench/
-export PATH="$(dirname "$here")/.venv/bin:$PATH"
 . "${HAM_CLUSTER_DIR:-/var/tmp/ham-cluster}/env.sh"
-input="$here/work/data/lines-$maps/in"
-[ -f "$here/work/data/lines-$maps/_DONE" ] || (cd "$here" && python -c \
-  "from hambench.data import oneline_files; oneline_files($maps)")
-work="$HAM_CLUSTER_SHARED/gluster-index"; rm -rf "$work"; mkdir -p "$work" "$out"
-for r in $(seq "$rounds"); do
-  if [ $((r % 2)) = 1 ]; then order="$a $b"; else order="$b $a"; fi
-  for v in $order; do
-    run=$work/$v-$r; mkdir -p "$run"
-    HAM_BUNDLE_DIR=/tmp/dist-$v HAM_SHARED_ROOT=$run \
-      ham run -N3 --retention all -- hadoop jar \
-      /tmp/dist-$v/share/hadoop/mapreduce/hadoop-mapreduce-examples-3.4.2.jar wordcount \
-      -D mapreduce.job.reduces=3 "$input" "$run/out" > "$run/ham.log" 2>&1
-    echo "$v-$r done $(date +%T)"
-  done
-done
+work="$HAM_CLUSTER_SHARED/gluster-index"
+HAM_AB_WORK=$work HAM_AB_PROFILE=0 bash "$(dirname "$0")/../ab.sh" "$a" "$b" "$rounds" "$maps" \
+  "$out"
+export PATH="$(cd "$(dirname "$0")/../../../../.." && pwd)/.venv/bin:$PATH"
 python - "$work" "$out" "bash bench/results/trials/runner-cuts/gluster-index/run.sh $*" <<'PY'
 import json, statistics, sys
 from pathlib import Path
