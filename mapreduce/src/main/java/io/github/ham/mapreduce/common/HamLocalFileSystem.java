@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.HamRawLocalOpen;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -137,10 +138,26 @@ public class HamLocalFileSystem extends LocalFileSystem {
       return f.getName().endsWith(".crc") ? asked : Math.max(asked, writeBuffer);
     }
 
+    /**
+     * Opens without Hadoop's stat first (one round trip to the servers of a network file
+     * system for every file a task reads, beside the open's own), and stats only when the open
+     * fails: a missing file gets Hadoop's "does not exist" from {@link #getFileStatus}, one
+     * that exists but cannot be read (a directory, no permission) the open's own error, as
+     * from Hadoop's open. A missing checksum file's error stays the open's: ChecksumFileSystem
+     * asks for the {@code .crc} of every file it reads and takes any FileNotFoundException as
+     * none.
+     */
     @Override
     public FSDataInputStream open(Path f, int size) throws IOException {
-      return super.open(f, MAP_OUTPUT.equals(f.getName())
-          ? Math.min(size, SEGMENT_READ_BUFFER) : size);
+      int buffer = MAP_OUTPUT.equals(f.getName()) ? Math.min(size, SEGMENT_READ_BUFFER) : size;
+      try {
+        return HamRawLocalOpen.open(this, f, buffer);
+      } catch (FileNotFoundException e) {
+        if (!f.getName().endsWith(".crc")) {
+          getFileStatus(f);
+        }
+        throw e;
+      }
     }
 
     @Override

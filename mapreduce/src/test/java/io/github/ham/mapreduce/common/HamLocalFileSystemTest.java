@@ -127,6 +127,41 @@ class HamLocalFileSystemTest {
     assertThrows(RuntimeException.class, ours::getOwner);
   }
 
+  /**
+   * An open without Hadoop's stat first fails as Hadoop's does: a missing file with Hadoop's
+   * message, a directory with the open's; a missing checksum file is none to
+   * ChecksumFileSystem, which reads the file unchecked; a file reads as Hadoop's.
+   */
+  @Test
+  void opensFailAsHadoops() throws Exception {
+    Configuration conf = new Configuration(false);
+    HamLocalFileSystem ham = new HamLocalFileSystem();
+    ham.initialize(new File("/").toURI(), conf);
+    RawLocalFileSystem hadoop = new RawLocalFileSystem();
+    hadoop.initialize(new File("/").toURI(), conf);
+    FileSystem raw = ham.getRawFileSystem();
+    Files.writeString(dir.resolve("file"), "12345\n");
+    Files.createDirectory(dir.resolve("sub"));
+    for (String name : new String[] {"none", "sub", "file/x", "none.crc"}) {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(dir.resolve(name).toString());
+      FileNotFoundException theirs = assertThrows(FileNotFoundException.class,
+          () -> hadoop.open(p, 4096));
+      FileNotFoundException ours = assertThrows(FileNotFoundException.class,
+          () -> raw.open(p, 4096));
+      if (!name.endsWith(".crc")) {
+        assertEquals(theirs.getMessage(), ours.getMessage(), name);
+      }
+    }
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("file").toString());
+    try (FSDataInputStream in = raw.open(file, 4096)) {
+      in.seek(2);
+      assertEquals("345", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
+    }
+    try (FSDataInputStream in = ham.open(file)) {  // checksummed, without a .crc
+      assertEquals("12345\n", new String(in.readAllBytes(), StandardCharsets.US_ASCII));
+    }
+  }
+
   @Test
   void mkdirsAsHadoops() throws Exception {
     Configuration conf = new Configuration(false);
