@@ -71,13 +71,23 @@ class HamLocalFileSystemTest {
         s.getOwner(), s.getGroup());
   }
 
+  /** HAM's local file system and Hadoop's raw one, both over "/" without site files. */
+  private static HamLocalFileSystem ham() throws Exception {
+    HamLocalFileSystem ham = new HamLocalFileSystem();
+    ham.initialize(new File("/").toURI(), new Configuration(false));
+    return ham;
+  }
+
+  private static RawLocalFileSystem hadoop() throws Exception {
+    RawLocalFileSystem hadoop = new RawLocalFileSystem();
+    hadoop.initialize(new File("/").toURI(), new Configuration(false));
+    return hadoop;
+  }
+
   @Test
   void statusesAreHadoopsFromOneStat() throws Exception {
-    Configuration conf = new Configuration(false);
-    HamLocalFileSystem ham = new HamLocalFileSystem();
-    ham.initialize(new File("/").toURI(), conf);
-    RawLocalFileSystem hadoop = new RawLocalFileSystem();
-    hadoop.initialize(new File("/").toURI(), conf);
+    HamLocalFileSystem ham = ham();
+    RawLocalFileSystem hadoop = hadoop();
     Files.writeString(dir.resolve("file"), "12345");
     Files.setPosixFilePermissions(dir.resolve("file"), PosixFilePermissions.fromString("rw-r-----"));
     Files.createDirectory(dir.resolve("sticky"));
@@ -134,11 +144,8 @@ class HamLocalFileSystemTest {
    */
   @Test
   void opensFailAsHadoops() throws Exception {
-    Configuration conf = new Configuration(false);
-    HamLocalFileSystem ham = new HamLocalFileSystem();
-    ham.initialize(new File("/").toURI(), conf);
-    RawLocalFileSystem hadoop = new RawLocalFileSystem();
-    hadoop.initialize(new File("/").toURI(), conf);
+    HamLocalFileSystem ham = ham();
+    RawLocalFileSystem hadoop = hadoop();
     FileSystem raw = ham.getRawFileSystem();
     Files.writeString(dir.resolve("file"), "12345\n");
     Files.createDirectory(dir.resolve("sub"));
