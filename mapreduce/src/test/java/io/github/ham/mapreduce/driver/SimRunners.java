@@ -65,8 +65,8 @@ import org.apache.hadoop.security.token.Token;
  * tasks once {@code DIR/go} exists; {@code DIR/connected-K} says this JVM's threads are
  * connected; {@code DIR/runners-K.json} holds what they saw. {@value #HANG} runners of JVM 0
  * go silent with an attempt in hand once that JVM has been given a quarter of its share of the
- * maps (not half: the JVMs' runners do not share the maps evenly, and a JVM that got fewer than
- * half its share would hang none)
+ * maps, or 2 if fewer (the JVMs' runners do not share the maps evenly: with half its share, and
+ * on a loaded machine with a quarter of 60 maps, JVM 0 was given too few to hang any)
  * (a hung node), each announced in {@code DIR/hung-<attempt>} with the time of its last call.
  */
 public final class SimRunners {
@@ -150,7 +150,7 @@ public final class SimRunners {
     this.commit = Boolean.parseBoolean(System.getProperty(COMMIT, "true"));
     this.taskMs = Long.getLong(TASK_MS, 0L);
     this.hang = jvm == 0 ? Integer.getInteger(HANG, 0) : 0;
-    this.hangAfter = Integer.getInteger(MAPS, 0) / jvms / 4;
+    this.hangAfter = Math.min(2, Integer.getInteger(MAPS, 0) / jvms / 4);
     this.perConnection = Math.max(1, Integer.getInteger(PER_CONNECTION, 1));
     RunnerClientConf.apply(conf);  // as TaskRunner's
     UserGroupInformation.setConfiguration(conf);
