@@ -10,7 +10,7 @@ from tests.conftest import HADOOP_CP, REPO
 
 SOURCES = REPO / "mapreduce" / "src" / "main" / "java"
 CLASSES = REPO / "mapreduce" / "target" / "classes"
-OURS = re.compile(r"^(io\.github\.ham\.\S+|org\.apache\.hadoop\.mapred\.Ham\w+)$")
+OURS = re.compile(r"^(io\.github\.ham\.\S+|org\.apache\.hadoop\.\S*\.Ham\w+)$")
 
 
 def all_dependencies() -> set[tuple[str, str]]:

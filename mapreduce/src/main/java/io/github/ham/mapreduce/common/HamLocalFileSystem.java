@@ -19,6 +19,7 @@ import io.github.ham.mapreduce.common.fs.FastPaths;
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -91,7 +92,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * A file's status from one stat. Without libhadoop, Hadoop's (its
      * DeprecatedRawLocalFileStatus) stats the file five times: exists, length, isDirectory,
      * lastModified, access time. On a network file system each is a round trip to the server,
-     * for every open (RawLocalFileSystem.open asks for the status first), every entry of a
+     * for every checked open (ChecksumFileSystem asks for the status first), every entry of a
      * listing and every map output a reduce checks: on the test cluster's GlusterFS a one-line
      * map spent most of its 0.4 s in these (bench/README.md, "Metadata calls per task on the
      * network file system").
@@ -139,13 +140,15 @@ public class HamLocalFileSystem extends LocalFileSystem {
     }
 
     /**
-     * Opens without Hadoop's stat first (one round trip to the servers of a network file
-     * system for every file a task reads, beside the open's own), and stats only when the open
-     * fails: a missing file gets Hadoop's "does not exist" from {@link #getFileStatus}, one
-     * that exists but cannot be read (a directory, no permission) the open's own error, as
-     * from Hadoop's open. A missing checksum file's error stays the open's: ChecksumFileSystem
-     * asks for the {@code .crc} of every file it reads and takes any FileNotFoundException as
-     * none.
+     * Opens without Hadoop's stat first, and stats only when the open fails: a missing file
+     * gets Hadoop's "does not exist" from {@link #getFileStatus}, one that exists but cannot
+     * be read (a directory, no permission) the open's own error, as from Hadoop's open. On a
+     * network file system each stat is a round trip to its servers: a reduce's open of every
+     * map's output saves one, and a checked read (ChecksumFileSystem, which stats the file
+     * itself first) the second stat of the file and that of its {@code .crc}. A missing
+     * checksum file's error stays the open's: ChecksumFileSystem asks for the {@code .crc} of
+     * every file it reads, takes a FileNotFoundException as none, and warns only when the
+     * message says permission was denied.
      */
     @Override
     public FSDataInputStream open(Path f, int size) throws IOException {
@@ -153,7 +156,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
       try {
         return HamRawLocalOpen.open(this, f, buffer);
       } catch (FileNotFoundException e) {
-        if (!f.getName().endsWith(".crc")) {
+        if (!ChecksumFileSystem.isChecksumFile(f)) {
           getFileStatus(f);
         }
         throw e;
