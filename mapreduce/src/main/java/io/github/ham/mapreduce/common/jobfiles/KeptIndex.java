@@ -4,9 +4,9 @@ import org.apache.hadoop.mapred.IndexRecord;
 
 /**
  * A map's output whose index a reduce has already read and checked ({@link MapOutputCheck}:
- * before the reduce starts, and after one failed), keeping the reduce's record: its fetch then reads the data file
- * alone. On a shared file system each index read is an open and a read on its servers, once
- * per map for every reduce.
+ * before the reduce starts, and after one failed), keeping the reduce's record: its fetch then
+ * reads the data file alone. On a shared file system each index read is an open and a read on
+ * its servers, once per map for every reduce.
  */
 public interface KeptIndex {
   /** Keeps {@code partition}'s record of this map's checked index. */
