@@ -4,6 +4,7 @@ import java.io.BufferedOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.Field;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.apache.hadoop.conf.Configuration;
 
@@ -43,6 +45,9 @@ final class JobXmlWriter {
   private static final byte[] TAIL = "</configuration>\n".getBytes(StandardCharsets.UTF_8);
   private static final int BUFFER = 64 * 1024;
 
+  /** Configuration's map of each property's sources, or null if this Hadoop has none. */
+  private static final Field UPDATING_RESOURCE = updatingResource();
+
   private final Map<String, Rendered> rendered = new HashMap<>();
 
   /**
@@ -62,14 +67,14 @@ final class JobXmlWriter {
   void write(Configuration conf, OutputStream out) throws IOException {
     List<Map.Entry<String, String>> properties = withDeprecationHandled(conf);
     Set<String> finals = conf.getFinalParameters();
+    Function<String, String[]> sources = sources(conf);
     // Bytes kept per property: encoding ~150 KB of characters again for every task cost more
     // than the rest of the writing (bench/results/runner-profile-wordcount).
     OutputStream xml = new BufferedOutputStream(out, BUFFER);
     xml.write(HEAD);
     for (Map.Entry<String, String> property : properties) {
       String name = property.getKey();
-      xml.write(xml(name, property.getValue(), finals.contains(name),
-          conf.getPropertySources(name)));
+      xml.write(xml(name, property.getValue(), finals.contains(name), sources.apply(name)));
     }
     xml.write(TAIL);
     xml.flush();
@@ -93,13 +98,10 @@ final class JobXmlWriter {
   }
 
   /**
-   * The string properties of {@code conf}. A task's {@link TaskConf} lists them without
-   * Configuration's iterator, which first copies all ~1,100 of them into a new map.
+   * The string properties of {@code conf}, from its iterator (a task's {@link TaskConf} lists
+   * them without the copy into a new map that Configuration's makes first).
    */
   private static List<Map.Entry<String, String>> properties(Configuration conf) {
-    if (conf instanceof TaskConf task) {
-      return task.stringProperties();
-    }
     List<Map.Entry<String, String>> properties = new ArrayList<>(conf.size());
     for (Map.Entry<String, String> property : conf) {
       properties.add(property);
@@ -107,10 +109,40 @@ final class JobXmlWriter {
     return properties;
   }
 
+  /**
+   * Looks up a property's sources as Configuration keeps them, without the copy that
+   * {@link Configuration#getPropertySources} makes for every call (~1,100 a task: 0.10-0.15 ms
+   * of a runner's CPU a task, bench/results/trials/runner-cuts/small-cuts). Hadoop's own
+   * getter where this Hadoop keeps them elsewhere.
+   */
+  private static Function<String, String[]> sources(Configuration conf) {
+    if (UPDATING_RESOURCE != null) {
+      try {
+        Map<?, ?> map = (Map<?, ?>) UPDATING_RESOURCE.get(conf);
+        return map == null ? name -> null : name -> (String[]) map.get(name);
+      } catch (IllegalAccessException | ClassCastException e) {
+        // Hadoop's getter below.
+      }
+    }
+    return conf::getPropertySources;
+  }
+
+  private static Field updatingResource() {
+    try {
+      Field f = Configuration.class.getDeclaredField("updatingResource");
+      f.setAccessible(true);
+      return Map.class.isAssignableFrom(f.getType()) ? f : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
   private byte[] xml(String name, String value, boolean isFinal, String[] sources) {
     Rendered r = rendered.get(name);
     if (r == null || !r.renders(value, isFinal, sources)) {
-      r = new Rendered(value, isFinal, sources, render(name, value, isFinal, sources));
+      // A copy: the array is Configuration's own (see sources).
+      r = new Rendered(value, isFinal, sources == null ? null : sources.clone(),
+          render(name, value, isFinal, sources));
       rendered.put(name, r);
     }
     return r.xml();

@@ -1,7 +1,9 @@
 package io.github.ham.mapreduce.runner;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -9,12 +11,13 @@ import java.util.Properties;
 import org.apache.hadoop.mapred.JobConf;
 
 /**
- * A task's copy of its job's configuration ({@link RunnerJob#newTaskConf}): a JobConf, except
- * that {@link #getPropsWithPrefix} does not copy every name first. Hadoop's copies all ~1,100
- * names of a job into a new set to find the few with the prefix, and LineRecordReader asks it
- * twice a task (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a
- * runner's CPU per one-line map (bench/README.md, "Per-map cost of a warm runner"). It also
- * lists its properties for the task's job.xml ({@link JobXmlWriter}) without a copy.
+ * A task's copy of its job's configuration ({@link RunnerJob#newTaskConf}): a JobConf whose
+ * {@link #iterator} and {@link #getPropsWithPrefix} walk its ~1,100 properties once, without
+ * Hadoop's copy of all of them first (into a new map for the iterator, into a new set of
+ * names for the prefix). Each keeps Hadoop's filter: names and values that are strings. LineRecordReader asks for the prefixed properties twice a task
+ * (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a runner's CPU
+ * per one-line map (bench/README.md, "Per-map cost of a warm runner"); the task's job.xml
+ * ({@link JobXmlWriter}) and a streaming task's environment (PipeMapRed) iterate over all.
  */
 public final class TaskConf extends JobConf {
   /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */
@@ -26,20 +29,22 @@ public final class TaskConf extends JobConf {
   }
 
   /**
-   * The properties whose name and value are strings, as Configuration's iterator gives them
-   * (in another order), without its copy into a new map.
+   * As Configuration's: the properties whose name and value are strings, as they are set (no
+   * variables expanded), in an unspecified order; an entry's setValue and the iterator's
+   * remove change only this list, as they change only Configuration's copy there.
    */
-  List<Map.Entry<String, String>> stringProperties() {
+  @Override
+  public Iterator<Map.Entry<String, String>> iterator() {
     Properties props = getProps();
     List<Map.Entry<String, String>> out = new ArrayList<>(props.size());
     synchronized (props) {
       for (Map.Entry<Object, Object> e : props.entrySet()) {
         if (e.getKey() instanceof String name && e.getValue() instanceof String value) {
-          out.add(Map.entry(name, value));
+          out.add(new AbstractMap.SimpleEntry<>(name, value));
         }
       }
     }
-    return out;
+    return out.iterator();
   }
 
   /**
@@ -50,12 +55,13 @@ public final class TaskConf extends JobConf {
    */
   @Override
   public Map<String, String> getPropsWithPrefix(String confPrefix) {
-    Properties props = getProps();
     List<String> names = new ArrayList<>();
+    Properties props = getProps();
     synchronized (props) {
-      for (Map.Entry<Object, Object> e : props.entrySet()) {
-        if (e.getKey() instanceof String name && e.getValue() instanceof String
-            && name.startsWith(confPrefix)) {
+      // The names alone: walking the entries makes an object for each of the ~1,100.
+      for (Object key : props.keySet()) {
+        if (key instanceof String name && name.startsWith(confPrefix)
+            && props.get(name) instanceof String) {
           names.add(name);
         }
       }

@@ -136,6 +136,8 @@ class JobXmlWriterTest {
     second.set("ham.test.overridden", "another task");
     second.set("ham.test.new", "only in the second task");
     second.unset("ham.test.spaces");
+    // The same value from another source: rendered again for its sources.
+    second.set("ham.test.markup", first.getRaw("ham.test.markup"), "a task's own source");
     assertParsesAlike(second, writer);
     assertParsesAlike(first, writer);
   }

@@ -227,6 +227,46 @@ class RunnerProcessTreeTest {
     }
   }
 
+  /**
+   * A pid that is a thread of the root (when the root is this JVM) or has gone is no child,
+   * and is known without reading its stat file; another process's stat is still read.
+   */
+  @Test
+  void ownThreadsAndGonePidsAreNoChildren() throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Process other = new ProcessBuilder("sleep", "30").start();
+    Thread thread = new Thread(() -> {
+      try {
+        Thread.sleep(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    thread.start();
+    try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+      List<Long> threads = tasks.map(p -> Long.parseLong(p.getFileName().toString()))
+          .filter(t -> t != ProcessHandle.current().pid()).toList();
+      RunnerProcessTree tree = new RunnerProcessTree(SELF);
+      for (long t : threads) {
+        assertFalse(tree.isChild(t, null), "thread " + t);
+      }
+      assertEquals(threads.size(), tree.statsSkipped);
+      List<Long> unseen = new ArrayList<>();
+      assertFalse(tree.isChild(gone.pid(), unseen));
+      assertEquals(List.of(gone.pid()), unseen);
+      assertTrue(tree.isChild(other.pid(), null), "a child process of this JVM");
+      assertEquals(threads.size(), tree.statsSkipped);
+      // Another root reads every pid's stat: this JVM's threads are not its own.
+      RunnerProcessTree otherRoot = new RunnerProcessTree(Long.toString(other.pid()));
+      assertFalse(otherRoot.isChild(threads.get(0), null));
+      assertEquals(0, otherRoot.statsSkipped);
+    } finally {
+      thread.interrupt();
+      other.destroyForcibly().waitFor();
+    }
+  }
+
   @Test
   void theRunnerNamesItUnlessTheJobNamesATree() {
     JobConf job = new JobConf();

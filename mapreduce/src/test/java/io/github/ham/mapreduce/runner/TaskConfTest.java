@@ -3,7 +3,10 @@ package io.github.ham.mapreduce.runner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.WritableUtils;
@@ -29,6 +32,31 @@ class TaskConfTest {
     assertFalse(new TaskConf(job).getPropsWithPrefix("mapreduce.job.input.file.").isEmpty());
     assertEquals("/base/y", new TaskConf(job).getPropsWithPrefix("mapreduce.job.input.file.must.")
         .get("fs.option.x"));
+  }
+
+  /**
+   * Its iterator gives what Hadoop's gives (values as set, unexpanded), and like Hadoop's its
+   * entries and its remove change only the list it walks, not the configuration.
+   */
+  @Test
+  void iteratesAsHadoops() {
+    JobConf job = new JobConf();
+    job.set("ham.test.base", "/base");
+    job.set("ham.test.path", "${ham.test.base}/y");
+    Map<String, String> hadoops = new HashMap<>();
+    new JobConf(job).forEach(e -> hadoops.put(e.getKey(), e.getValue()));
+    TaskConf task = new TaskConf(job);
+    Map<String, String> ours = new HashMap<>();
+    task.forEach(e -> ours.put(e.getKey(), e.getValue()));
+    assertEquals(hadoops, ours);
+    assertEquals("${ham.test.base}/y", ours.get("ham.test.path"));
+    Iterator<Map.Entry<String, String>> it = task.iterator();
+    Map.Entry<String, String> first = it.next();
+    String value = task.getRaw(first.getKey());
+    first.setValue("changed in the entry only");
+    it.remove();
+    assertEquals(value, task.getRaw(first.getKey()));
+    assertEquals(hadoops.size(), task.size());
   }
 
   /** Hadoop's copies by reflection work on it, as on a JobConf. */
