@@ -79,6 +79,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
         FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
     private int writeBuffer = CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT;
     private long blockSize;
+    /** Calls of {@link #getFileStatus} on this instance (for tests; not exact across threads). */
+    int statuses;
 
     @Override
     public void initialize(URI uri, Configuration conf) throws IOException {
@@ -101,6 +103,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
      */
     @Override
     public FileStatus getFileStatus(Path f) throws IOException {
+      statuses++;
       if (!UNIX_VIEW) {
         return super.getFileStatus(f);
       }

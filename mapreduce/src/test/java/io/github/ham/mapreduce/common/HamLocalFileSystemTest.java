@@ -163,10 +163,18 @@ class HamLocalFileSystemTest {
       }
     }
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("file").toString());
+    // A file that opens costs no stat (Hadoop's open stats it first); a missing one costs one.
+    HamLocalFileSystem.JavaPermissionsRawLocalFileSystem counted =
+        (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) raw;
+    int before = counted.statuses;
     try (FSDataInputStream in = raw.open(file, 4096)) {
       in.seek(2);
       assertEquals("345", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
     }
+    assertEquals(before, counted.statuses, "stats for an open that succeeded");
+    assertThrows(FileNotFoundException.class,
+        () -> raw.open(new org.apache.hadoop.fs.Path(dir.resolve("none").toString()), 4096));
+    assertEquals(before + 1, counted.statuses, "stats for an open of a missing file");
     try (FSDataInputStream in = ham.open(file)) {  // checksummed, without a .crc
       assertEquals("12345\n", new String(in.readAllBytes(), StandardCharsets.US_ASCII));
     }
