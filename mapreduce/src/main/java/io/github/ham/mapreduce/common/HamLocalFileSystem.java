@@ -4,6 +4,7 @@ import java.io.DataOutput;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
@@ -29,6 +30,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.fs.statistics.BufferedIOStatisticsOutputStream;
 import org.apache.hadoop.io.nativeio.NativeIO;
 import org.apache.hadoop.util.Progressable;
 import org.apache.hadoop.util.Shell;
@@ -52,8 +54,9 @@ import org.slf4j.LoggerFactory;
  * otherwise fill a whole 128 KB buffer from the next reducers' data. Other reads (spills being
  * merged, record readers) buffer what they ask for.
  * <p>Metadata: one stat per file status ({@link LocalStatus}), where Hadoop's without
- * libhadoop asks the kernel five times, and one to find that a directory exists (mkdirs, which
- * every create calls for its parent), where Hadoop's asks seven times.
+ * libhadoop asks the kernel five times, and one to find that a directory exists (mkdirs),
+ * where Hadoop's asks seven times. A create makes neither when it may overwrite and its
+ * directory exists; an open stats only when it fails.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
   /**
@@ -79,8 +82,9 @@ public class HamLocalFileSystem extends LocalFileSystem {
         FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
     private int writeBuffer = CommonConfigurationKeysPublic.IO_FILE_BUFFER_SIZE_DEFAULT;
     private long blockSize;
-    /** Calls of {@link #getFileStatus} on this instance (for tests; not exact across threads). */
-    int statuses;
+    /** Calls of {@link #getFileStatus}, {@link #exists} and mkdirs on this instance, each a
+     * stat or more (for tests; not exact across threads). */
+    int lookups;
 
     @Override
     public void initialize(URI uri, Configuration conf) throws IOException {
@@ -103,7 +107,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
      */
     @Override
     public FileStatus getFileStatus(Path f) throws IOException {
-      statuses++;
+      lookups++;
       if (!UNIX_VIEW) {
         return super.getFileStatus(f);
       }
@@ -169,14 +173,51 @@ public class HamLocalFileSystem extends LocalFileSystem {
     @Override
     public FSDataOutputStream create(Path f, boolean overwrite, int size, short replication,
         long blockSize, Progressable progress) throws IOException {
-      return super.create(f, overwrite, writeBuffer(f, size), replication, blockSize, progress);
+      return createFile(f, overwrite, writeBuffer(f, size), null);
     }
 
     @Override
     public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
         int size, short replication, long blockSize, Progressable progress) throws IOException {
-      return super.create(f, permission, overwrite, writeBuffer(f, size), replication,
-          blockSize, progress);
+      return createFile(f, overwrite, writeBuffer(f, size), permission);
+    }
+
+    /**
+     * RawLocalFileSystem's create with two stats fewer: it asks whether the file exists only
+     * when it may not overwrite one (Hadoop's asks either way, and every map's spill and index
+     * are created to be overwritten), and makes the parent directory only when the file cannot
+     * be opened for want of it (Hadoop's makes it first: a stat for an existing one). On a
+     * network file system each is a round trip to its servers (bench/results/trials/
+     * runner-cuts/create-stats). The same stream, and the same errors: a file that cannot be
+     * opened in an existing directory fails with the open's, as it does after Hadoop's mkdirs,
+     * and a parent that cannot be made with Hadoop's mkdirs error.
+     */
+    private FSDataOutputStream createFile(Path f, boolean overwrite, int bufferSize,
+        FsPermission permission) throws IOException {
+      if (!overwrite && exists(f)) {
+        throw new org.apache.hadoop.fs.FileAlreadyExistsException("File already exists: " + f);
+      }
+      OutputStream out;
+      try {
+        out = createOutputStreamWithMode(f, false, permission);
+      } catch (FileNotFoundException e) {
+        Path parent = f.getParent();
+        if (parent == null || pathToFile(parent).isDirectory()) {
+          throw e;
+        }
+        if (!mkdirs(parent)) {
+          throw new IOException("Mkdirs failed to create " + parent);
+        }
+        out = createOutputStreamWithMode(f, false, permission);
+      }
+      return new FSDataOutputStream(new BufferedIOStatisticsOutputStream(out, bufferSize, true),
+          statistics);
+    }
+
+    @Override
+    public boolean exists(Path f) throws IOException {
+      lookups++;
+      return super.exists(f);
     }
 
     /**
@@ -188,11 +229,13 @@ public class HamLocalFileSystem extends LocalFileSystem {
      */
     @Override
     public boolean mkdirs(Path f) throws IOException {
+      lookups++;
       return f != null && pathToFile(f).isDirectory() || super.mkdirs(f);
     }
 
     @Override
     public boolean mkdirs(Path f, FsPermission permission) throws IOException {
+      lookups++;
       return f != null && pathToFile(f).isDirectory() || super.mkdirs(f, permission);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.io.FileNotFoundException;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,18 +167,79 @@ class HamLocalFileSystemTest {
     // A file that opens costs no stat (Hadoop's open stats it first); a missing one costs one.
     HamLocalFileSystem.JavaPermissionsRawLocalFileSystem counted =
         (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) raw;
-    int before = counted.statuses;
+    int before = counted.lookups;
     try (FSDataInputStream in = raw.open(file, 4096)) {
       in.seek(2);
       assertEquals("345", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
     }
-    assertEquals(before, counted.statuses, "stats for an open that succeeded");
+    assertEquals(before, counted.lookups, "stats for an open that succeeded");
     assertThrows(FileNotFoundException.class,
         () -> raw.open(new org.apache.hadoop.fs.Path(dir.resolve("none").toString()), 4096));
-    assertEquals(before + 1, counted.statuses, "stats for an open of a missing file");
+    assertEquals(before + 1, counted.lookups, "stats for an open of a missing file");
     try (FSDataInputStream in = ham.open(file)) {  // checksummed, without a .crc
       assertEquals("12345\n", new String(in.readAllBytes(), StandardCharsets.US_ASCII));
     }
+  }
+
+  /**
+   * A create gives what Hadoop's gives (the file's bytes and mode, a missing parent made, the
+   * same errors) without a stat for a file it may overwrite or a directory that exists; one
+   * that may not overwrite still asks first.
+   */
+  @Test
+  void createsAsHadoops() throws Exception {
+    HamLocalFileSystem.JavaPermissionsRawLocalFileSystem ham =
+        (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) ham().getRawFileSystem();
+    RawLocalFileSystem hadoop = hadoop();
+    for (String side : new String[] {"hadoop", "ham"}) {
+      FileSystem fs = side.equals("ham") ? ham : hadoop;
+      Path base = Files.createDirectories(dir.resolve(side));
+      Files.writeString(base.resolve("old"), "a longer old content\n");
+      Files.writeString(base.resolve("plain"), "x");
+      Files.createDirectory(base.resolve("sub"));
+      int lookups = ham.lookups;
+      for (String name : new String[] {"old", "new", "deeper/still/new"}) {
+        try (FSDataOutputStream out = fs.create(path(base.resolve(name)), true)) {
+          out.write(("written to " + name).getBytes(StandardCharsets.US_ASCII));
+        }
+        if (fs == ham && name.equals("new")) {
+          assertEquals(lookups, ham.lookups, "stats for creates that may overwrite");
+        }
+      }
+      if (fs == ham) {
+        assertTrue(ham.lookups > lookups, "mkdirs for the missing parents");
+      }
+      lookups = ham.lookups;
+      assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class,
+          () -> fs.create(path(base.resolve("old")), false));
+      if (fs == ham) {
+        assertEquals(lookups + 1, ham.lookups, "one stat for a create that may not overwrite");
+      }
+      try (FSDataOutputStream out = fs.create(path(base.resolve("withMode")),
+          new FsPermission((short) 0640), true, 4096, (short) 1, 1 << 20, null)) {
+        out.write('m');
+      }
+    }
+    for (String name : new String[] {"old", "new", "deeper/still/new", "withMode"}) {
+      Path theirs = dir.resolve("hadoop").resolve(name);
+      Path ours = dir.resolve("ham").resolve(name);
+      assertEquals(Files.readString(theirs), Files.readString(ours), name);
+      assertEquals(Files.getPosixFilePermissions(theirs), Files.getPosixFilePermissions(ours),
+          name);
+    }
+    // Errors: a directory in the file's place, a file in its parent's place.
+    for (String name : new String[] {"sub", "plain/x", "plain/x/y"}) {
+      Exception theirs = assertThrows(IOException.class,
+          () -> hadoop.create(path(dir.resolve("hadoop").resolve(name)), true));
+      Exception ours = assertThrows(IOException.class,
+          () -> ham.create(path(dir.resolve("ham").resolve(name)), true));
+      assertEquals(theirs.getClass(), ours.getClass(), name);
+      assertEquals(theirs.getMessage().replace("/hadoop/", "/ham/"), ours.getMessage(), name);
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(Path p) {
+    return new org.apache.hadoop.fs.Path(p.toString());
   }
 
   @Test
