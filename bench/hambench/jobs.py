@@ -80,6 +80,17 @@ def attempts_started_after(status: Mapping[str, Any], t: float, kind: str = "MAP
                if a.get("type") == kind and a.get("start") and a["start"] / 1000.0 >= t)
 
 
+def job_dir_of(mine: Path, slurm_id: str, since: float) -> Path:
+    """The directory `ham run` made for allocation `slurm_id` at or after `since`: `<id>`, or
+    `<id>.<n>` when `<id>` was taken (a job of an earlier test cluster with the same id leaves
+    its directory when the bench's work directory outlives the cluster: HAM takes the next
+    free name, launcher/ham/jobdir.py)."""
+    names = re.compile(re.escape(slurm_id) + r"(\.\d+)?")
+    made = [p for p in mine.glob(f"{slurm_id}*")
+            if names.fullmatch(p.name) and p.stat().st_mtime >= since - 1]
+    return max(made, key=lambda p: p.stat().st_mtime) if made else mine / slurm_id
+
+
 def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
             runners_per_node: int, overcommit: bool = False, time_v: bool = False,
             settle_s: float | None = None, parallel: bool = False) -> Sample:
@@ -125,7 +136,7 @@ def run_ham(steps: list[Step], env: Mapping[str, str], tag: str, nodes: int,
     if not m:
         raise BenchError(f"ham run: no allocation (rc={r.rc}); see {LOGS / (tag + '.log')}")
     slurm_id = m.group(1)
-    job_dir = SHARED / getpass.getuser() / slurm_id
+    job_dir = job_dir_of(SHARED / getpass.getuser(), slurm_id, t_launch)
     # teardown: until no runner of this job is left and Slurm has released the allocation
     while (runner_pids(str(job_dir)) or slurm_job_alive(slurm_id, henv)) and \
             time.time() - t_ret < 120:

@@ -55,8 +55,8 @@ import org.slf4j.LoggerFactory;
  * merged, record readers) buffer what they ask for.
  * <p>Metadata: one stat per file status ({@link LocalStatus}), where Hadoop's without
  * libhadoop asks the kernel five times, and one to find that a directory exists (mkdirs),
- * where Hadoop's asks seven times. A create makes neither when it may overwrite and its
- * directory exists; an open stats only when it fails.
+ * where Hadoop's asks seven times. A create that may overwrite asks neither whether the file
+ * exists nor mkdirs when its directory exists; an open stats only when it fails.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
   /**
@@ -173,13 +173,13 @@ public class HamLocalFileSystem extends LocalFileSystem {
     @Override
     public FSDataOutputStream create(Path f, boolean overwrite, int size, short replication,
         long blockSize, Progressable progress) throws IOException {
-      return createFile(f, overwrite, writeBuffer(f, size), null);
+      return createOpeningFirst(f, overwrite, writeBuffer(f, size), null);
     }
 
     @Override
     public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
         int size, short replication, long blockSize, Progressable progress) throws IOException {
-      return createFile(f, overwrite, writeBuffer(f, size), permission);
+      return createOpeningFirst(f, overwrite, writeBuffer(f, size), permission);
     }
 
     /**
@@ -192,7 +192,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * opened in an existing directory fails with the open's, as it does after Hadoop's mkdirs,
      * and a parent that cannot be made with Hadoop's mkdirs error.
      */
-    private FSDataOutputStream createFile(Path f, boolean overwrite, int bufferSize,
+    private FSDataOutputStream createOpeningFirst(Path f, boolean overwrite, int bufferSize,
         FsPermission permission) throws IOException {
       if (!overwrite && exists(f)) {
         throw new org.apache.hadoop.fs.FileAlreadyExistsException("File already exists: " + f);
@@ -201,8 +201,11 @@ public class HamLocalFileSystem extends LocalFileSystem {
       try {
         out = createOutputStreamWithMode(f, false, permission);
       } catch (FileNotFoundException e) {
+        // Hadoop's order from here: its mkdirs, then the open again, whose error (a directory
+        // in the file's place, no permission) is then the one Hadoop's open gives. Made here
+        // or by another node since the first open, the directory is there for it.
         Path parent = f.getParent();
-        if (parent == null || pathToFile(parent).isDirectory()) {
+        if (parent == null) {
           throw e;
         }
         if (!mkdirs(parent)) {
@@ -223,8 +226,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
     /**
      * An existing directory in one stat. Hadoop's mkdirs makes seven system calls to find that
      * a directory exists (its parent's and its own exists and isDirectory, a failed mkdir), and
-     * every create makes its parent first: one round trip to the server each on a network file
-     * system. Hadoop returns true for an existing directory without changing its permission;
+     * ChecksumFileSystem's create makes the file's parent first: one round trip to the server
+     * each on a network file system. Hadoop returns true for an existing directory without changing its permission;
      * so does this. Anything else goes Hadoop's way.
      */
     @Override

@@ -120,11 +120,16 @@ final class JobXmlWriter {
       try {
         Map<?, ?> map = (Map<?, ?>) UPDATING_RESOURCE.get(conf);
         return map == null ? name -> null : name -> (String[]) map.get(name);
-      } catch (IllegalAccessException | ClassCastException e) {
+      } catch (IllegalAccessException e) {
         // Hadoop's getter below.
       }
     }
     return conf::getPropertySources;
+  }
+
+  /** Whether this Hadoop's Configuration keeps sources where {@link #sources} reads them. */
+  static boolean readsSourcesWithoutCopies() {
+    return UPDATING_RESOURCE != null;
   }
 
   private static Field updatingResource() {

@@ -98,8 +98,9 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
   private final String ownTasks;
   /** Updates that looked for children (package-private for tests). */
   int scans;
-  /** Pids found to be the root's own threads without reading a stat file (for tests). */
-  int statsSkipped;
+  /** Pids found to be no child without reading a stat file: the root's own threads, and pids
+   * whose process has gone (for tests). */
+  int statsNotRead;
 
   public RunnerProcessTree(String pid) {
     this(pid, null, System::nanoTime);
@@ -183,11 +184,17 @@ public final class RunnerProcessTree extends ResourceCalculatorProcessTree {
     // gone pid's read costs an exception (these checks: 0.19-0.24 ms a task before, 0.13-0.14
     // after, bench/results/trials/runner-cuts/small-cuts).
     if (rootIsThisJvm && new File(ownTasks + q).exists()) {
-      statsSkipped++;
+      statsNotRead++;
       return false;  // a thread of the root itself
     }
     String proc = "/proc/" + q;
-    String text = new File(proc).exists() ? read(proc + "/stat") : "";
+    String text;
+    if (new File(proc).exists()) {
+      text = read(proc + "/stat");
+    } else {
+      statsNotRead++;
+      text = "";
+    }
     // The parent's pid is the field after the state, which follows the command's name (the
     // last ')': a name may hold spaces and parentheses).
     int end = text.lastIndexOf(')');

@@ -14,10 +14,11 @@ import org.apache.hadoop.mapred.JobConf;
  * A task's copy of its job's configuration ({@link RunnerJob#newTaskConf}): a JobConf whose
  * {@link #iterator} and {@link #getPropsWithPrefix} walk its ~1,100 properties once, without
  * Hadoop's copy of all of them first (into a new map for the iterator, into a new set of
- * names for the prefix). Each keeps Hadoop's filter: names and values that are strings. LineRecordReader asks for the prefixed properties twice a task
- * (FutureIO.propagateOptions, for the input file's open options): 0.25 ms of a runner's CPU
- * per one-line map (bench/README.md, "Per-map cost of a warm runner"); the task's job.xml
- * ({@link JobXmlWriter}) and a streaming task's environment (PipeMapRed) iterate over all.
+ * names for the prefix). Each keeps Hadoop's filter: names and values that are strings.
+ * LineRecordReader asks for the prefixed properties twice a task (FutureIO.propagateOptions,
+ * for the input file's open options): 0.25 ms of a runner's CPU per one-line map
+ * (bench/README.md, "Per-map cost of a warm runner"); the task's job.xml ({@link JobXmlWriter})
+ * iterates over all, as does any caller given the task's configuration itself.
  */
 public final class TaskConf extends JobConf {
   /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */

@@ -142,6 +142,13 @@ class JobXmlWriterTest {
     assertParsesAlike(first, writer);
   }
 
+  /** This Hadoop keeps the sources where the writer reads them without a copy each. */
+  @Test
+  void readsSourcesWithoutCopies() {
+    assertTrue(JobXmlWriter.readsSourcesWithoutCopies(),
+        "Configuration.updatingResource not found: each property's sources are copied again");
+  }
+
   /** A task's configuration lists its properties its own way: the same job.xml comes out. */
   @Test
   void aTasksConfigurationParsesAlike() throws Exception {
