@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.mapreduce.split.JobSplit;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
 
 /**
@@ -41,6 +42,34 @@ public final class HamBridge {
   public static JvmTask getTask(TaskUmbilicalProtocol umbilical, JobID jobId, long jvmNumber,
       String runnerId) throws IOException {
     return umbilical.getTask(new JvmContext(new JVMId(jobId, true, jvmNumber), runnerId));
+  }
+
+  /**
+   * The split file a map task reads its split from (MapTask's private splitMetaInfo, which
+   * has no getter), or null if it is not a map task or this Hadoop's MapTask has no such field.
+   */
+  public static String splitFileOf(Task task) {
+    if (!(task instanceof MapTask) || SPLIT_META_INFO == null) {
+      return null;
+    }
+    try {
+      Object index = SPLIT_META_INFO.get(task);
+      return index instanceof JobSplit.TaskSplitIndex split ? split.getSplitLocation() : null;
+    } catch (IllegalAccessException e) {
+      return null;
+    }
+  }
+
+  private static final java.lang.reflect.Field SPLIT_META_INFO = splitMetaInfo();
+
+  private static java.lang.reflect.Field splitMetaInfo() {
+    try {
+      java.lang.reflect.Field f = MapTask.class.getDeclaredField("splitMetaInfo");
+      f.setAccessible(true);
+      return f;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
   }
 
   public static String userOf(Task task) {

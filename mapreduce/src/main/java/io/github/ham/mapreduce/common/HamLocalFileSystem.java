@@ -17,9 +17,11 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.Map;
 
 import io.github.ham.mapreduce.common.fs.FastPaths;
+import io.github.ham.mapreduce.common.fs.KeptFiles;
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BufferedFSInputStream;
 import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -104,14 +106,19 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * network file system").
      * Same fields, same FileNotFoundException when the file cannot be stat'ed (File.exists is
      * false for any error); owner, group and permission read when first asked for, as there.
+     * A kept file's ({@link KeptFiles}) from the attributes read when it was kept.
      */
     @Override
     public FileStatus getFileStatus(Path f) throws IOException {
+      File file = pathToFile(f);
+      KeptFiles.Kept kept = KeptFiles.get(file);
+      if (kept != null) {
+        return new LocalStatus(kept.attributes(), blockSize, qualified(f, file));
+      }
       lookups++;
       if (!UNIX_VIEW) {
         return super.getFileStatus(f);
       }
-      File file = pathToFile(f);
       BasicFileAttributes a;
       try {
         a = Files.readAttributes(file.toPath(), BasicFileAttributes.class);
@@ -155,11 +162,18 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * itself first) the second stat of the file and that of its {@code .crc}. A missing
      * checksum file's error stays the open's: ChecksumFileSystem asks for the {@code .crc} of
      * every file it reads, takes a FileNotFoundException as none, and warns only when the
-     * message says permission was denied.
+     * message says permission was denied. A kept file ({@link KeptFiles}) opens without a
+     * system call, its reads positioned reads of the kept channel.
      */
     @Override
     public FSDataInputStream open(Path f, int size) throws IOException {
       int buffer = MAP_OUTPUT.equals(f.getName()) ? Math.min(size, SEGMENT_READ_BUFFER) : size;
+      File file = pathToFile(f);
+      KeptFiles.Kept kept = KeptFiles.get(file);
+      if (kept != null) {
+        return new FSDataInputStream(new BufferedFSInputStream(new KeptFileInputStream(file,
+            kept, statistics, () -> HamRawLocalOpen.open(this, f, buffer)), buffer));
+      }
       try {
         return HamRawLocalOpen.open(this, f, buffer);
       } catch (FileNotFoundException e) {

@@ -1,14 +1,17 @@
 package io.github.ham.mapreduce.runner;
 
+import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Arrays;
 
+import io.github.ham.mapreduce.common.fs.KeptFiles;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 import io.github.ham.mapreduce.common.jobfiles.JobResources;
 
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.util.ApplicationClassLoader;
@@ -30,6 +33,9 @@ final class RunnerJob implements AutoCloseable {
   private final JobResources resources;
   private final URLClassLoader loader;
   private final JobXmlWriter jobXmlWriter = new JobXmlWriter();
+  /** The split file kept open for the job's maps ({@link #keepSplitFile}), and its handle. */
+  private String keptSplitFile;
+  private Closeable keptSplit;
 
   /**
    * Parses {@code jobFile} and builds the task class path; {@code workDir} is the runner's
@@ -88,8 +94,33 @@ final class RunnerJob implements AutoCloseable {
     return jobXmlWriter;
   }
 
+  /**
+   * Keeps the job's split file and its checksums open, with their status, for the maps of the
+   * job this runner runs ({@link KeptFiles}: each map's read of its split then goes to the
+   * shared file system's servers for its bytes alone). A local path (file:) only, once a job.
+   */
+  void keepSplitFile(String location) {
+    if (location == null || location.equals(keptSplitFile)) {
+      return;
+    }
+    java.net.URI uri = new Path(location).toUri();
+    if (keptSplit != null || !"file".equals(uri.getScheme()) || uri.getPath() == null) {
+      return;
+    }
+    File split = new File(uri.getPath());
+    keptSplitFile = location;
+    keptSplit = KeptFiles.keep(split, new File(split.getParentFile(),
+        "." + split.getName() + ".crc"));
+  }
+
   @Override
   public void close() throws IOException {
-    loader.close();
+    try {
+      if (keptSplit != null) {
+        keptSplit.close();
+      }
+    } finally {
+      loader.close();
+    }
   }
 }

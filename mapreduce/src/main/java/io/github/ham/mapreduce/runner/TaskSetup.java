@@ -65,6 +65,7 @@ final class TaskSetup {
         MapOutputFile.class);
     if (task.isMapTask()) {
       reuseSortBuffer(job);
+      shared.keepSplitFile(HamBridge.splitFileOf(task));
     } else {
       parallelShuffle(job);
     }

@@ -1,5 +1,6 @@
 package io.github.ham.mapreduce.common;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,6 +17,7 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 
+import io.github.ham.mapreduce.common.fs.KeptFiles;
 import io.github.ham.mapreduce.common.fs.PosixModes;
 
 import org.apache.hadoop.conf.Configuration;
@@ -236,6 +238,61 @@ class HamLocalFileSystemTest {
       assertEquals(theirs.getClass(), ours.getClass(), name);
       assertEquals(theirs.getMessage().replace("/hadoop/", "/ham/"), ours.getMessage(), name);
     }
+  }
+
+  /**
+   * A kept file (KeptFiles) reads through the checked file system with the same bytes and the
+   * same statistics as any other, without a stat; a read whose kept channel fails goes on from
+   * a new open, and the file is no longer kept; after its handle is closed it is read as any.
+   */
+  @Test
+  void keptFilesReadAsOthersWithoutAStat() throws Exception {
+    HamLocalFileSystem ham = ham();
+    HamLocalFileSystem.JavaPermissionsRawLocalFileSystem raw =
+        (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) ham.getRawFileSystem();
+    byte[] content = new byte[3000];
+    for (int i = 0; i < content.length; i++) {
+      content[i] = (byte) (i * 7);
+    }
+    org.apache.hadoop.fs.Path split = path(dir.resolve("job.split"));
+    try (FSDataOutputStream out = ham.create(split, true)) {
+      out.write(content);
+    }
+    File file = dir.resolve("job.split").toFile();
+    File crc = dir.resolve(".job.split.crc").toFile();
+    assertTrue(crc.isFile(), "the checksums");
+    long[] unkept = readAt(ham, split, 1234, 700);
+    int lookups = raw.lookups;
+    try (java.io.Closeable kept = KeptFiles.keep(file, crc)) {
+      assertArrayEquals(unkept, readAt(ham, split, 1234, 700));
+      assertEquals(lookups, raw.lookups, "stats of a kept file");
+      assertEquals(content.length, ham.getFileStatus(split).getLen());
+      // A kept channel that fails (a client that ended it): read on from a new open.
+      KeptFiles.get(file).channel().close();
+      assertArrayEquals(unkept, readAt(ham, split, 1234, 700));
+      assertEquals(null, KeptFiles.get(file));
+    }
+    assertEquals(null, KeptFiles.get(crc));
+    lookups = raw.lookups;
+    assertArrayEquals(unkept, readAt(ham, split, 1234, 700));
+    assertTrue(raw.lookups > lookups, "a file no longer kept is stat'ed again");
+  }
+
+  /** The checksum of {@code length} bytes read at {@code offset}, and the bytes counted read. */
+  private static long[] readAt(FileSystem fs, org.apache.hadoop.fs.Path p, long offset,
+      int length) throws Exception {
+    long before = readBytes();
+    java.util.zip.CRC32 sum = new java.util.zip.CRC32();
+    try (FSDataInputStream in = fs.open(p)) {
+      in.seek(offset);
+      sum.update(in.readNBytes(length));
+    }
+    return new long[] {sum.getValue(), readBytes() - before};
+  }
+
+  private static long readBytes() {
+    return FileSystem.getAllStatistics().stream()
+        .mapToLong(FileSystem.Statistics::getBytesRead).sum();
   }
 
   private static org.apache.hadoop.fs.Path path(Path p) {

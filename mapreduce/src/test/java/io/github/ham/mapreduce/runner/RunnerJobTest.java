@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,10 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.HamBridge;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskAttemptID;
+import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.ham.mapreduce.common.fs.KeptFiles;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
 
 class RunnerJobTest {
@@ -48,5 +54,31 @@ class RunnerJobTest {
       assertEquals("from-job", second.get("ham.test.key"));
       assertNull(second.get("ham.test.added"));
     }
+  }
+
+  /**
+   * A map task names its split file; the job's state keeps that file and its checksums open
+   * while the runner has it, and lets them go when closed; a split file on another scheme is
+   * not kept.
+   */
+  @Test
+  void keepsTheSplitFileOfItsMapsUntilClosed() throws Exception {
+    String jobXml = writeJobXml();
+    File work = Files.createDirectories(dir.resolve("work")).toFile();
+    File split = Files.writeString(dir.resolve("job.split"), "splits").toFile();
+    File crc = Files.writeString(dir.resolve(".job.split.crc"), "sums").toFile();
+    String location = "file:" + split.getAbsolutePath();
+    Task map = HamBridge.newMapTask(jobXml, TaskAttemptID.forName(
+        "attempt_1700000000000_0001_m_000003_0"), 3, new TaskSplitIndex(location, 42), "u");
+    assertEquals(location, HamBridge.splitFileOf(map));
+    try (RunnerJob job = new RunnerJob(jobXml, new JobDirs(dir.resolve("job").toFile()), work)) {
+      job.keepSplitFile("lustre:" + split.getAbsolutePath());
+      assertNull(KeptFiles.get(split));
+      job.keepSplitFile(HamBridge.splitFileOf(map));
+      assertNotNull(KeptFiles.get(split));
+      assertNotNull(KeptFiles.get(crc));
+    }
+    assertNull(KeptFiles.get(split));
+    assertNull(KeptFiles.get(crc));
   }
 }
