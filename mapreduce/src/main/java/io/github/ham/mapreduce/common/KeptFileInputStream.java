@@ -10,6 +10,8 @@ import io.github.ham.mapreduce.common.fs.KeptFiles;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A read of a kept file ({@link KeptFiles}) through positioned reads of its channel, counted in
@@ -18,6 +20,8 @@ import org.apache.hadoop.fs.FileSystem;
  * at the same position (a client may end its open files when its server restarts).
  */
 final class KeptFileInputStream extends FSInputStream {
+  private static final Logger LOG = LoggerFactory.getLogger(KeptFileInputStream.class);
+
   /** Opens the file as any other (the fallback after a failed read). */
   interface Opener {
     FSDataInputStream open() throws IOException;
@@ -82,8 +86,16 @@ final class KeptFileInputStream extends FSInputStream {
         }
         return n;
       } catch (IOException e) {
+        // (an interrupt of the reading thread closes the channel too: ClosedByInterrupt)
+        LOG.debug("{}: reading its kept channel failed ({}); opening it again", file,
+            e.toString());
         KeptFiles.drop(file, kept);
-        reopened = opener.open();
+        try {
+          reopened = opener.open();
+        } catch (IOException again) {
+          again.addSuppressed(e);
+          throw again;
+        }
       }
     }
     // Hadoop's own stream from here, which counts what it reads itself.

@@ -25,7 +25,8 @@ import org.apache.hadoop.util.ApplicationClassLoader;
  * loaded the job's classes again. Each task gets its own copy of the configuration
  * ({@link #newTaskConf}); this one is never handed out. Like JVM reuse in Hadoop 1 and the
  * local runner, static state of the job's classes survives from one task to the next (unless
- * an attempt fails in a way that may be this state's: TaskRunner then builds it anew).
+ * an attempt fails in a way that may be this state's: TaskRunner then builds it anew). It
+ * also keeps the job's split file open for its maps ({@link #keepSplitFile}) until closed.
  */
 final class RunnerJob implements AutoCloseable {
   private final String jobFile;
@@ -100,17 +101,29 @@ final class RunnerJob implements AutoCloseable {
    * shared file system's servers for its bytes alone). A local path (file:) only, once a job.
    */
   void keepSplitFile(String location) {
-    if (location == null || location.equals(keptSplitFile)) {
-      return;
+    if (location == null || location.isEmpty()) {
+      return;  // a task without a split
     }
-    java.net.URI uri = new Path(location).toUri();
-    if (keptSplit != null || !"file".equals(uri.getScheme()) || uri.getPath() == null) {
-      return;
+    try {
+      java.net.URI uri = new Path(location).toUri();
+      if (!"file".equals(uri.getScheme()) || uri.getPath() == null) {
+        return;
+      }
+      File split = new File(uri.getPath());
+      if (location.equals(keptSplitFile) && KeptFiles.get(split) != null) {
+        return;
+      }
+      // A first map of the job, or the file was dropped (a read of it failed): keep it again.
+      if (keptSplit != null) {
+        keptSplit.close();
+      }
+      keptSplitFile = location;
+      keptSplit = KeptFiles.keep(split, new File(split.getParentFile(),
+          "." + split.getName() + ".crc"));
+    } catch (IOException | RuntimeException e) {
+      // Only a speed-up: the maps read their splits as any other file.
+      keptSplit = null;
     }
-    File split = new File(uri.getPath());
-    keptSplitFile = location;
-    keptSplit = KeptFiles.keep(split, new File(split.getParentFile(),
-        "." + split.getName() + ".crc"));
   }
 
   @Override

@@ -65,7 +65,6 @@ final class TaskSetup {
         MapOutputFile.class);
     if (task.isMapTask()) {
       reuseSortBuffer(job);
-      shared.keepSplitFile(HamBridge.splitFileOf(task));
     } else {
       parallelShuffle(job);
     }
@@ -75,6 +74,10 @@ final class TaskSetup {
     if (job.getTrimmed(FS_FILE_IMPL, "").isEmpty()) {
       // Hadoop's local file system without a chmod process per created file.
       job.setClass(FS_FILE_IMPL, HamLocalFileSystem.class, FileSystem.class);
+    }
+    if (task.isMapTask()
+        && HamLocalFileSystem.class.getName().equals(job.getTrimmed(FS_FILE_IMPL))) {
+      shared.keepSplitFile(HamBridge.splitFileOf(task));  // HAM's file system reads it kept
     }
     File output = dirs.attemptOutput(attempt);
     Files.createDirectories(output.toPath());

@@ -7,8 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -43,14 +41,15 @@ public final class KeptFiles {
    * handle is closed; one that cannot be opened, or that another handle keeps, is left out.
    */
   public static Closeable keep(File... files) {
-    List<String> mine = new ArrayList<>();
+    Map<String, Kept> mine = new java.util.HashMap<>();
     for (File f : files) {
       FileChannel channel = null;
       try {
         channel = FileChannel.open(f.toPath(), StandardOpenOption.READ);
         BasicFileAttributes a = Files.readAttributes(f.toPath(), BasicFileAttributes.class);
-        if (a.isRegularFile() && KEPT.putIfAbsent(f.getPath(), new Kept(channel, a)) == null) {
-          mine.add(f.getPath());
+        Kept k = new Kept(channel, a);
+        if (a.isRegularFile() && KEPT.putIfAbsent(f.getPath(), k) == null) {
+          mine.put(f.getPath(), k);
           channel = null;
         }
       } catch (IOException | RuntimeException e) {
@@ -59,19 +58,16 @@ public final class KeptFiles {
         closeQuietly(channel);
       }
     }
-    return () -> {
-      for (String p : mine) {
-        Kept k = KEPT.remove(p);
-        if (k != null) {
-          closeQuietly(k.channel());
-        }
-      }
-    };
+    return () -> mine.forEach(KeptFiles::drop);
   }
 
   /** Stops serving {@code file} from {@code kept} (a read of its channel failed). */
   public static void drop(File file, Kept kept) {
-    if (KEPT.remove(file.getPath(), kept)) {
+    drop(file.getPath(), kept);
+  }
+
+  private static void drop(String path, Kept kept) {
+    if (KEPT.remove(path, kept)) {
       closeQuietly(kept.channel());
     }
   }
