@@ -1,10 +1,10 @@
 package org.apache.hadoop.mapred;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.mapreduce.split.JobSplit;
 import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
 
 /**
@@ -13,6 +13,9 @@ import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitIndex;
  * io.github.ham.mapreduce.
  */
 public final class HamBridge {
+  /** MapTask's split index, read by {@link #splitFileOf}; null if this Hadoop has none. */
+  private static final Field SPLIT_META_INFO = splitMetaInfo();
+
   private HamBridge() {
   }
 
@@ -54,17 +57,15 @@ public final class HamBridge {
     }
     try {
       Object index = SPLIT_META_INFO.get(task);
-      return index instanceof JobSplit.TaskSplitIndex split ? split.getSplitLocation() : null;
+      return index instanceof TaskSplitIndex split ? split.getSplitLocation() : null;
     } catch (IllegalAccessException e) {
       return null;
     }
   }
 
-  private static final java.lang.reflect.Field SPLIT_META_INFO = splitMetaInfo();
-
-  private static java.lang.reflect.Field splitMetaInfo() {
+  private static Field splitMetaInfo() {
     try {
-      java.lang.reflect.Field f = MapTask.class.getDeclaredField("splitMetaInfo");
+      Field f = MapTask.class.getDeclaredField("splitMetaInfo");
       f.setAccessible(true);
       return f;
     } catch (ReflectiveOperationException | RuntimeException e) {

@@ -241,8 +241,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * An existing directory in one stat. Hadoop's mkdirs makes seven system calls to find that
      * a directory exists (its parent's and its own exists and isDirectory, a failed mkdir), and
      * ChecksumFileSystem's create makes the file's parent first: one round trip to the server
-     * each on a network file system. Hadoop returns true for an existing directory without changing its permission;
-     * so does this. Anything else goes Hadoop's way.
+     * each on a network file system. Hadoop returns true for an existing directory without
+     * changing its permission; so does this. Anything else goes Hadoop's way.
      */
     @Override
     public boolean mkdirs(Path f) throws IOException {

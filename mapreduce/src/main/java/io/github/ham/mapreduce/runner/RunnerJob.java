@@ -34,8 +34,7 @@ final class RunnerJob implements AutoCloseable {
   private final JobResources resources;
   private final URLClassLoader loader;
   private final JobXmlWriter jobXmlWriter = new JobXmlWriter();
-  /** The split file kept open for the job's maps ({@link #keepSplitFile}), and its handle. */
-  private String keptSplitFile;
+  /** The handle of the split file kept open for the job's maps ({@link #keepSplitFile}). */
   private Closeable keptSplit;
 
   /**
@@ -110,19 +109,18 @@ final class RunnerJob implements AutoCloseable {
         return;
       }
       File split = new File(uri.getPath());
-      if (location.equals(keptSplitFile) && KeptFiles.get(split) != null) {
+      if (KeptFiles.get(split) != null) {
         return;
       }
       // A first map of the job, or the file was dropped (a read of it failed): keep it again.
       if (keptSplit != null) {
         keptSplit.close();
       }
-      keptSplitFile = location;
       keptSplit = KeptFiles.keep(split, new File(split.getParentFile(),
           "." + split.getName() + ".crc"));
     } catch (IOException | RuntimeException e) {
-      // Only a speed-up: the maps read their splits as any other file.
-      keptSplit = null;
+      // Only a speed-up: the maps read their splits as any other file (a handle kept before
+      // stays, for close to let go).
     }
   }
 

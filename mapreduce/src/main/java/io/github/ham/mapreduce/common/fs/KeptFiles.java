@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -41,7 +42,7 @@ public final class KeptFiles {
    * handle is closed; one that cannot be opened, or that another handle keeps, is left out.
    */
   public static Closeable keep(File... files) {
-    Map<String, Kept> mine = new java.util.HashMap<>();
+    Map<String, Kept> mine = new HashMap<>();
     for (File f : files) {
       FileChannel channel = null;
       try {
