@@ -27,6 +27,7 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.HamNewFileStream;
 import org.apache.hadoop.fs.HamRawLocalOpen;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -87,6 +88,8 @@ public class HamLocalFileSystem extends LocalFileSystem {
     /** Calls of {@link #getFileStatus}, {@link #exists} and mkdirs on this instance, each a
      * stat or more (for tests; not exact across threads). */
     int lookups;
+    /** Creates that took Hadoop's open and chmod (for tests, as lookups). */
+    int modesSet;
 
     @Override
     public void initialize(URI uri, Configuration conf) throws IOException {
@@ -197,23 +200,35 @@ public class HamLocalFileSystem extends LocalFileSystem {
     }
 
     /**
-     * RawLocalFileSystem's create with two stats fewer: it asks whether the file exists only
-     * when it may not overwrite one (Hadoop's asks either way, and every map's spill and index
-     * are created to be overwritten), and makes the parent directory only when the file cannot
-     * be opened for want of it (Hadoop's makes it first: a stat for an existing one). On a
-     * network file system each is a round trip to its servers (bench/results/trials/
-     * runner-cuts/create-stats). The same stream, and the same errors: a file that cannot be
-     * opened in an existing directory fails with the open's, as it does after Hadoop's mkdirs,
-     * and a parent that cannot be made with Hadoop's mkdirs error.
+     * RawLocalFileSystem's create with two stats and a chmod fewer: it asks whether the file
+     * exists only when it may not overwrite one (Hadoop's asks either way, and every map's spill
+     * and index are created to be overwritten), and makes the parent directory only when the
+     * file cannot be opened for want of it (Hadoop's makes it first: a stat for an existing
+     * one). A new file gets its mode in the open that creates it where that open gives Hadoop's
+     * mode ({@link HamNewFileStream}); Hadoop's opens, then sets the mode. On a network file system
+     * each is a round trip to its servers (bench/results/trials/runner-cuts/create-stats and
+     * mode-at-open). The same bytes, mode and errors: a file that cannot be opened in an
+     * existing directory fails with the open's, as it does after Hadoop's mkdirs, and a parent
+     * that cannot be made with Hadoop's mkdirs error.
      */
     private FSDataOutputStream createOpeningFirst(Path f, boolean overwrite, int bufferSize,
         FsPermission permission) throws IOException {
       if (!overwrite && exists(f)) {
         throw new org.apache.hadoop.fs.FileAlreadyExistsException("File already exists: " + f);
       }
-      OutputStream out;
+      OutputStream out = HamNewFileStream.create(pathToFile(f), masked(permission));
+      if (out == null) {
+        modesSet++;
+        out = openSettingMode(f, permission);
+      }
+      return new FSDataOutputStream(new BufferedIOStatisticsOutputStream(out, bufferSize, true),
+          statistics);
+    }
+
+    /** Hadoop's open of a file to write, then its mode; its parent made if it is missing. */
+    private OutputStream openSettingMode(Path f, FsPermission permission) throws IOException {
       try {
-        out = createOutputStreamWithMode(f, false, permission);
+        return createOutputStreamWithMode(f, false, permission);
       } catch (FileNotFoundException e) {
         // Hadoop's order from here: its mkdirs, then the open again, whose error (a directory
         // in the file's place, no permission) is then the one Hadoop's open gives. Made here
@@ -225,10 +240,14 @@ public class HamLocalFileSystem extends LocalFileSystem {
         if (!mkdirs(parent)) {
           throw new IOException("Mkdirs failed to create " + parent);
         }
-        out = createOutputStreamWithMode(f, false, permission);
+        return createOutputStreamWithMode(f, false, permission);
       }
-      return new FSDataOutputStream(new BufferedIOStatisticsOutputStream(out, bufferSize, true),
-          statistics);
+    }
+
+    /** The mode Hadoop's create sets: the permission given (or 0666), under the umask. */
+    private FsPermission masked(FsPermission permission) {
+      return (permission == null ? FsPermission.getFileDefault() : permission)
+          .applyUMask(FsPermission.getUMask(getConf()));
     }
 
     @Override

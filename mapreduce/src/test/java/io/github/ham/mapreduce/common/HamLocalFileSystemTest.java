@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.common;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,6 +28,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.HamNewFileStream;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -197,6 +199,8 @@ class HamLocalFileSystemTest {
       FileSystem fs = side.equals("ham") ? ham : hadoop;
       Path base = Files.createDirectories(dir.resolve(side));
       Files.writeString(base.resolve("old"), "a longer old content\n");
+      // A mode Hadoop's create changes: an overwrite sets it as Hadoop's does.
+      Files.setPosixFilePermissions(base.resolve("old"), PosixFilePermissions.fromString("rw-------"));
       Files.writeString(base.resolve("plain"), "x");
       Files.createDirectory(base.resolve("sub"));
       int lookups = ham.lookups;
@@ -206,6 +210,9 @@ class HamLocalFileSystemTest {
         }
         if (fs == ham && name.equals("new")) {
           assertEquals(lookups, ham.lookups, "stats for creates that may overwrite");
+          // The umask this JVM runs with leaves 0644 whole (as 022 or 002 do): no chmod.
+          assertEquals(HamNewFileStream.givenByOpen(0644, processUmask()) ? 1 : 2, ham.modesSet,
+              "chmods for an overwrite and a new file");
         }
       }
       if (fs == ham) {
@@ -370,5 +377,100 @@ class HamLocalFileSystemTest {
     try (FSDataInputStream in = fc.open(file)) {
       assertEquals("log", new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
+  }
+
+  /** The process's umask as a file made with mode 0777 shows it. */
+  private int processUmask() throws IOException {
+    Path probe = Files.createFile(dir.resolve("umask-probe"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+    int mode = 0;
+    for (java.nio.file.attribute.PosixFilePermission p : Files.getPosixFilePermissions(probe)) {
+      mode |= 0400 >> p.ordinal();  // OWNER_READ .. OTHERS_EXECUTE in the order of their bits
+    }
+    Files.delete(probe);
+    return 0777 & ~mode;
+  }
+
+  /** The umask HamNewFileStream reads from /proc is the one the kernel applies. */
+  @Test
+  void readsTheProcessUmask() throws Exception {
+    assertEquals(processUmask(), HamNewFileStream.umask());
+  }
+
+  /** Which modes an open gives whole: rwx bits only, none the umask takes away. */
+  @Test
+  void modesGivenByTheOpen() {
+    assertTrue(HamNewFileStream.givenByOpen(0644, 022));
+    assertTrue(HamNewFileStream.givenByOpen(0640, 027));
+    assertFalse(HamNewFileStream.givenByOpen(0666, 022), "group and others' write cut");
+    assertFalse(HamNewFileStream.givenByOpen(0644, 077));
+    assertFalse(HamNewFileStream.givenByOpen(01644, 022), "the sticky bit");
+    assertFalse(HamNewFileStream.givenByOpen(0644, -1), "an unknown umask");
+  }
+
+  /**
+   * A mode the process's umask would cut (0666 under a job's umask of 000) is set as Hadoop
+   * sets it, after the open; so is any mode with HAM's file system when the umask leaves it.
+   */
+  @Test
+  void modesTheOpenCannotGiveAreSetAfterIt() throws Exception {
+    for (String umask : new String[] {"000", "027", "077"}) {
+      Configuration conf = new Configuration(false);
+      conf.set("fs.permissions.umask-mode", umask);
+      HamLocalFileSystem ham = new HamLocalFileSystem();
+      ham.initialize(new File("/").toURI(), conf);
+      RawLocalFileSystem hadoop = new RawLocalFileSystem();
+      hadoop.initialize(new File("/").toURI(), conf);
+      HamLocalFileSystem.JavaPermissionsRawLocalFileSystem raw =
+          (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) ham.getRawFileSystem();
+      Path ours = dir.resolve("ham-" + umask);
+      Path theirs = dir.resolve("hadoop-" + umask);
+      try (FSDataOutputStream out = raw.create(path(ours), true)) {
+        out.write('x');
+      }
+      try (FSDataOutputStream out = hadoop.create(path(theirs), true)) {
+        out.write('x');
+      }
+      assertEquals(Files.getPosixFilePermissions(theirs), Files.getPosixFilePermissions(ours),
+          umask);
+      int mode = 0666 & ~Integer.parseInt(umask, 8);
+      assertEquals(HamNewFileStream.givenByOpen(mode, processUmask()) ? 0 : 1, raw.modesSet, umask);
+    }
+  }
+
+  /**
+   * A stream of a file made with its mode writes, counts and answers as Hadoop's: the bytes,
+   * the statistics (bytes written), the capabilities, hsync; a write that fails is an FSError.
+   */
+  @Test
+  void newFileStreamsBehaveAsHadoops() throws Exception {
+    FileSystem[] both = {ham().getRawFileSystem(), hadoop()};
+    String[] capabilities = {"hflush", "hsync", "iostatistics", "fs.capability.iocontext.supported",
+        "in:readahead", "dropbehind", "unbuffer", "fs.capability.outputstream.abortable"};
+    List<String> answers = new java.util.ArrayList<>();
+    for (FileSystem fs : both) {
+      Path file = dir.resolve(fs.getClass().getSimpleName());
+      try (FSDataOutputStream out = fs.create(path(file), true)) {
+        out.write("0123456789".getBytes(StandardCharsets.US_ASCII));
+        out.hsync();
+        out.write('x');
+        out.hflush();
+        StringBuilder a = new StringBuilder();
+        for (String c : capabilities) {
+          a.append(c).append('=').append(out.hasCapability(c)).append(' ');
+        }
+        answers.add(a.toString());
+        out.close();
+        assertEquals(11L, (long) out.getIOStatistics().counters().get("stream_write_bytes"),
+            fs.getClass().getSimpleName());
+      }
+      assertEquals("0123456789x", Files.readString(file));
+    }
+    assertEquals(answers.get(1), answers.get(0));
+    java.io.OutputStream mine = HamNewFileStream.create(dir.resolve("closed").toFile(),
+        new FsPermission((short) 0600));
+    org.junit.jupiter.api.Assumptions.assumeTrue(mine != null, "a umask that cuts 0600");
+    mine.close();
+    assertThrows(org.apache.hadoop.fs.FSError.class, () -> mine.write(new byte[3], 0, 3));
   }
 }
