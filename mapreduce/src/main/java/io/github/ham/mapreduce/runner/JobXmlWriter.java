@@ -8,7 +8,10 @@ import java.lang.reflect.Field;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -27,16 +30,55 @@ import org.apache.hadoop.conf.Configuration;
  * which cost more of a runner's CPU per no-op task than the task itself (~6 ms for the ~1,100
  * properties of a job, more on a loaded node). The tasks of a job share all but a few
  * properties, so one writer per job keeps each property's XML and only renders the properties
- * whose value, final flag or sources differ from the last time it saw them. Like Hadoop's,
+ * whose value, final flag or sources differ from the last time it saw them; and as a runner's
+ * tasks write the same file, it rewrites that file from the first property that differs from
+ * the last write, having moved the properties that changed to the end: after a job's first
+ * tasks, a task rewrites the few properties that are its own, not ~300 KB (0.2 ms of a
+ * runner's CPU a task on tmpfs, bench/results/trials/runner-cuts/job-xml-tail). Like Hadoop's,
  * the order of the properties is unspecified (it only shows in the "because X is deprecated"
  * notes a parser adds to the sources of deprecated keys).
  */
 final class JobXmlWriter {
   /** A property's XML (UTF-8, its line's end included) and what it was rendered from. */
-  private record Rendered(String value, boolean isFinal, String[] sources, byte[] xml) {
+  private static final class Rendered {
+    final String value;
+    final boolean isFinal;
+    final String[] sources;
+    final byte[] xml;
+    /** The last write that had this property as it is (see {@link #write(Configuration, File)}). */
+    int seenIn;
+
+    Rendered(String value, boolean isFinal, String[] sources, byte[] xml) {
+      this.value = value;
+      this.isFinal = isFinal;
+      this.sources = sources;
+      this.xml = xml;
+    }
+
     boolean renders(String value, boolean isFinal, String[] sources) {
       return this.value.equals(value) && this.isFinal == isFinal
           && Arrays.equals(this.sources, sources);
+    }
+  }
+
+  /**
+   * The file as the last write left it: its properties in their order, where each begins (and,
+   * last, where they end), and the file's identity, size and time then (a file that anything
+   * else changed since is written whole).
+   */
+  private record Written(java.nio.file.Path path, Object fileKey, long size, FileTime modified,
+      Rendered[] order, long[] offsets) {
+    boolean isStill(java.nio.file.Path path) {
+      if (!path.equals(this.path)) {
+        return false;
+      }
+      try {
+        BasicFileAttributes now = Files.readAttributes(path, BasicFileAttributes.class);
+        return now.isRegularFile() && Objects.equals(now.fileKey(), fileKey)
+            && now.size() == size && now.lastModifiedTime().equals(modified);
+      } catch (IOException e) {
+        return false;
+      }
     }
   }
 
@@ -49,35 +91,110 @@ final class JobXmlWriter {
   private static final Field UPDATING_RESOURCE = updatingResource();
 
   private final Map<String, Rendered> rendered = new HashMap<>();
+  private Written last;
+  private int writes;
+  /** Where the last write to a file began (for tests). */
+  private long rewrittenFrom;
 
   /**
-   * Writes {@code conf} over {@code file} in place, then cuts it to its new length: the tasks
-   * of a runner write the same few hundred kilobytes to the same file, and truncating it first
-   * freed its blocks for the write to allocate again (on ext4 also a writeback at close, its
-   * guard for files replaced by truncation; on Lustre a punch of its objects).
+   * Writes {@code conf} over {@code file} in place, from the first property that differs from
+   * what this writer last wrote there (all of it if the file changed since, or is another),
+   * then cuts it to its new length. The tasks of a runner write the same few hundred kilobytes
+   * to the same file, and truncating it first freed its blocks for the write to allocate again
+   * (on ext4 also a writeback at close, its guard for files replaced by truncation; on Lustre a
+   * punch of its objects).
    */
-  void write(Configuration conf, File file) throws IOException {
-    try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.CREATE,
+  synchronized void write(Configuration conf, File file) throws IOException {
+    List<Rendered> now = rendered(conf);
+    int stamp = ++writes;
+    for (Rendered r : now) {
+      r.seenIn = stamp;
+    }
+    java.nio.file.Path path = file.toPath();
+    Rendered[] before = last != null && last.isStill(path) ? last.order() : new Rendered[0];
+    // The properties of the last write that are still as they were, up to the first that is
+    // not (changed or gone), stay where they are; the rest follow, those that changed last.
+    int kept = 0;
+    while (kept < before.length && before[kept].seenIn == stamp) {
+      kept++;
+    }
+    List<Rendered> order = new ArrayList<>(now.size());
+    order.addAll(Arrays.asList(before).subList(0, kept));
+    for (int i = kept; i < before.length; i++) {
+      if (before[i].seenIn == stamp) {
+        before[i].seenIn = -stamp;  // placed
+        order.add(before[i]);
+      }
+    }
+    for (int i = 0; i < kept; i++) {
+      before[i].seenIn = -stamp;
+    }
+    for (Rendered r : now) {
+      if (r.seenIn == stamp) {
+        order.add(r);
+      }
+    }
+    // Where each property begins, and (last) where the properties end.
+    long[] offsets = new long[order.size() + 1];
+    if (kept > 0) {
+      System.arraycopy(last.offsets(), 0, offsets, 0, kept);
+    }
+    long from = kept == 0 ? 0 : last.offsets()[kept];
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE)) {
-      write(conf, Channels.newOutputStream(channel));
+      channel.position(from);
+      OutputStream xml = new BufferedOutputStream(Channels.newOutputStream(channel), BUFFER);
+      long at = from;
+      if (kept == 0) {
+        xml.write(HEAD);
+        at += HEAD.length;
+      }
+      for (int i = kept; i < order.size(); i++) {
+        offsets[i] = at;
+        byte[] b = order.get(i).xml;
+        xml.write(b);
+        at += b.length;
+      }
+      offsets[order.size()] = at;
+      xml.write(TAIL);
+      xml.flush();
       channel.truncate(channel.position());
     }
+    BasicFileAttributes written = Files.readAttributes(path, BasicFileAttributes.class);
+    last = new Written(path, written.fileKey(), written.size(), written.lastModifiedTime(),
+        order.toArray(new Rendered[0]), offsets);
+    rewrittenFrom = from;
   }
 
-  void write(Configuration conf, OutputStream out) throws IOException {
+  /** Where the last write to a file began: 0 if it wrote all of it (for tests). */
+  synchronized long rewrittenFrom() {
+    return rewrittenFrom;
+  }
+
+  /** Writes all of {@code conf} to {@code out}, in its own order. */
+  synchronized void write(Configuration conf, OutputStream out) throws IOException {
+    OutputStream xml = new BufferedOutputStream(out, BUFFER);
+    xml.write(HEAD);
+    for (Rendered r : rendered(conf)) {
+      xml.write(r.xml);
+    }
+    xml.write(TAIL);
+    xml.flush();
+  }
+
+  /** Each property of {@code conf} rendered (kept from before where it has not changed). */
+  private List<Rendered> rendered(Configuration conf) {
     List<Map.Entry<String, String>> properties = withDeprecationHandled(conf);
     Set<String> finals = conf.getFinalParameters();
     Function<String, String[]> sources = sources(conf);
     // Bytes kept per property: encoding ~150 KB of characters again for every task cost more
     // than the rest of the writing (bench/results/runner-profile-wordcount).
-    OutputStream xml = new BufferedOutputStream(out, BUFFER);
-    xml.write(HEAD);
+    List<Rendered> out = new ArrayList<>(properties.size());
     for (Map.Entry<String, String> property : properties) {
       String name = property.getKey();
-      xml.write(xml(name, property.getValue(), finals.contains(name), sources.apply(name)));
+      out.add(xml(name, property.getValue(), finals.contains(name), sources.apply(name)));
     }
-    xml.write(TAIL);
-    xml.flush();
+    return out;
   }
 
   /**
@@ -142,7 +259,7 @@ final class JobXmlWriter {
     }
   }
 
-  private byte[] xml(String name, String value, boolean isFinal, String[] sources) {
+  private Rendered xml(String name, String value, boolean isFinal, String[] sources) {
     Rendered r = rendered.get(name);
     if (r == null || !r.renders(value, isFinal, sources)) {
       // A copy: the array is Configuration's own (see sources).
@@ -150,7 +267,7 @@ final class JobXmlWriter {
           render(name, value, isFinal, sources));
       rendered.put(name, r);
     }
-    return r.xml();
+    return r;
   }
 
   private static byte[] render(String name, String value, boolean isFinal, String[] sources) {

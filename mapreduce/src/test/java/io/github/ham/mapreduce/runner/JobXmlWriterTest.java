@@ -102,6 +102,19 @@ class JobXmlWriterTest {
         actual.getPropertySources("ham.test.overridden"));
   }
 
+  /** What Configuration.writeXml of {@code conf} parses to, and what {@code xml} does. */
+  private static void assertParsesAlike(Configuration conf, byte[] xml) throws Exception {
+    ByteArrayOutputStream hadoop = new ByteArrayOutputStream();
+    conf.writeXml(hadoop);
+    Configuration expected = parse(hadoop.toByteArray());
+    Configuration actual = parse(xml);
+    assertEquals(raw(expected), raw(actual));
+    assertEquals(expected.getFinalParameters(), actual.getFinalParameters());
+    for (String key : raw(expected).keySet()) {
+      assertEquals(sources(expected, key), sources(actual, key), key);
+    }
+  }
+
   @Test
   void aFileWrittenOverInPlaceHoldsOnlyTheLastConfiguration(@TempDir Path dir) throws Exception {
     File file = dir.resolve("job.xml").toFile();
@@ -109,11 +122,84 @@ class JobXmlWriterTest {
     JobConf longer = job();
     longer.set("ham.test.long", "x".repeat(100_000));
     writer.write(longer, file);
+    long longerSize = Files.size(file.toPath());
     JobConf shorter = job();
     writer.write(shorter, file);
-    ByteArrayOutputStream expected = new ByteArrayOutputStream();
-    new JobXmlWriter().write(shorter, expected);
-    assertArrayEquals(expected.toByteArray(), Files.readAllBytes(file.toPath()));
+    assertParsesAlike(shorter, Files.readAllBytes(file.toPath()));
+    assertTrue(Files.size(file.toPath()) < longerSize - 100_000);
+  }
+
+  /** A job's task: the job's configuration with its own attempt and partition. */
+  private static JobConf task(JobConf job, int n) {
+    JobConf task = new JobConf(job);
+    task.set("mapreduce.task.attempt.id", "attempt_1_0001_m_00000" + n + "_0");
+    task.setInt("mapreduce.task.partition", n);
+    return task;
+  }
+
+  /**
+   * The tasks of a job written to one file in turn: from the job's third task on, a write
+   * starts past most of the file (the properties that change move to its end); each time the
+   * file parses to that task's configuration, also when a property is gone or new.
+   */
+  @Test
+  void aTaskRewritesTheFileFromItsOwnProperties(@TempDir Path dir) throws Exception {
+    File file = dir.resolve("job.xml").toFile();
+    JobXmlWriter writer = new JobXmlWriter();
+    JobConf job = job();
+    job.unset("mapred.task.id");
+    for (int n = 0; n < 5; n++) {
+      JobConf task = task(job, n);
+      if (n == 3) {
+        task.unset("ham.test.spaces");
+        task.set("ham.test.new", "in the fourth task alone");
+      }
+      writer.write(task, file);
+      assertParsesAlike(task, Files.readAllBytes(file.toPath()));
+      long size = Files.size(file.toPath());
+      if (n == 0) {
+        assertEquals(0, writer.rewrittenFrom(), "the first write");
+      } else if (n == 2 || n == 4) {  // (the fourth rewrites from the property it lacks)
+        assertTrue(writer.rewrittenFrom() > size * 9 / 10,
+            "task " + n + " rewrote from " + writer.rewrittenFrom() + " of " + size);
+      }
+    }
+  }
+
+  /**
+   * A file that something else changed after the last write (its size, its time), or removed,
+   * or another file, is written whole.
+   */
+  @Test
+  void aFileChangedSinceIsWrittenWhole(@TempDir Path dir) throws Exception {
+    Path path = dir.resolve("job.xml");
+    JobXmlWriter writer = new JobXmlWriter();
+    JobConf job = job();
+    writer.write(task(job, 0), path.toFile());
+    writer.write(task(job, 1), path.toFile());
+    assertTrue(writer.rewrittenFrom() > 0);
+    // The same size, other bytes, a later time: a task that edited its job.xml in place.
+    byte[] edited = Files.readAllBytes(path);
+    int at = new String(edited, StandardCharsets.ISO_8859_1).indexOf("site value");
+    edited[at] = 'S';
+    Files.write(path, edited);
+    Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.fromMillis(
+        Files.getLastModifiedTime(path).toMillis() + 1000));
+    JobConf next = task(job, 2);
+    writer.write(next, path.toFile());
+    assertEquals(0, writer.rewrittenFrom(), "after an edit of the same size");
+    assertParsesAlike(next, Files.readAllBytes(path));
+    Files.writeString(path, "shorter", java.nio.file.StandardOpenOption.APPEND);
+    writer.write(task(job, 3), path.toFile());
+    assertEquals(0, writer.rewrittenFrom(), "after an edit of another size");
+    Files.delete(path);
+    writer.write(task(job, 4), path.toFile());
+    assertEquals(0, writer.rewrittenFrom(), "after the file was removed");
+    assertParsesAlike(task(job, 4), Files.readAllBytes(path));
+    Path other = dir.resolve("other.xml");
+    writer.write(task(job, 5), other.toFile());
+    assertEquals(0, writer.rewrittenFrom(), "another file");
+    assertParsesAlike(task(job, 5), Files.readAllBytes(other));
   }
 
   @Test
