@@ -77,6 +77,13 @@ public class HamLocalFileSystem extends LocalFileSystem {
   /** RawLocalFileSystem with an in-process chmod and the buffers above. */
   static final class JavaPermissionsRawLocalFileSystem extends RawLocalFileSystem {
     static final int SEGMENT_READ_BUFFER = 4096;
+    /**
+     * The buffer of a map output's index (24 bytes a reduce), read whole by each reduce and
+     * written once: Hadoop's default, not io.file.buffer.size's 128 KB, which the JVM zeroed for
+     * each (0.05 ms of a runner's CPU a map with 3 reduces; bench/results/trials/runner-cuts/
+     * index-buffers). A larger index goes past it, in one read or write.
+     */
+    static final int INDEX_BUFFER = 4096;
     /** How long a directory another node made may take to show here (a stale name cache). */
     static final long STALE_NAME_WAIT_MS = 5_000;
     private static final Logger LOG = LoggerFactory.getLogger(HamLocalFileSystem.class);
@@ -153,7 +160,14 @@ public class HamLocalFileSystem extends LocalFileSystem {
     }
 
     private int writeBuffer(Path f, int asked) {
-      return f.getName().endsWith(".crc") ? asked : Math.max(asked, writeBuffer);
+      String name = f.getName();
+      return name.endsWith(".crc") ? asked
+          : isIndex(name) ? Math.min(asked, INDEX_BUFFER) : Math.max(asked, writeBuffer);
+    }
+
+    /** A map output's index or a spill's ({@link #MAP_OUTPUT_INDEX}, spillN.out.index). */
+    private static boolean isIndex(String name) {
+      return name.endsWith(".out.index");
     }
 
     /**
@@ -170,7 +184,9 @@ public class HamLocalFileSystem extends LocalFileSystem {
      */
     @Override
     public FSDataInputStream open(Path f, int size) throws IOException {
-      int buffer = MAP_OUTPUT.equals(f.getName()) ? Math.min(size, SEGMENT_READ_BUFFER) : size;
+      String name = f.getName();
+      int buffer = MAP_OUTPUT.equals(name) ? Math.min(size, SEGMENT_READ_BUFFER)
+          : isIndex(name) ? Math.min(size, INDEX_BUFFER) : size;
       File file = pathToFile(f);
       KeptFiles.Kept kept = KeptFiles.get(file);
       if (kept != null) {

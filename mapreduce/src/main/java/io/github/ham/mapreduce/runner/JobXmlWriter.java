@@ -118,12 +118,13 @@ final class JobXmlWriter {
     while (kept < before.length && before[kept].seenIn == stamp) {
       kept++;
     }
-    List<Rendered> order = new ArrayList<>(now.size());
-    order.addAll(Arrays.asList(before).subList(0, kept));
+    Rendered[] order = new Rendered[now.size()];
+    System.arraycopy(before, 0, order, 0, kept);
+    int placed = kept;
     for (int i = kept; i < before.length; i++) {
       if (before[i].seenIn == stamp) {
         before[i].seenIn = -stamp;  // placed
-        order.add(before[i]);
+        order[placed++] = before[i];
       }
     }
     for (int i = 0; i < kept; i++) {
@@ -131,11 +132,11 @@ final class JobXmlWriter {
     }
     for (Rendered r : now) {
       if (r.seenIn == stamp) {
-        order.add(r);
+        order[placed++] = r;
       }
     }
     // Where each property begins, and (last) where the properties end.
-    long[] offsets = new long[order.size() + 1];
+    long[] offsets = new long[order.length + 1];
     if (kept > 0) {
       System.arraycopy(last.offsets(), 0, offsets, 0, kept);
     }
@@ -149,20 +150,20 @@ final class JobXmlWriter {
         xml.write(HEAD);
         at += HEAD.length;
       }
-      for (int i = kept; i < order.size(); i++) {
+      for (int i = kept; i < order.length; i++) {
         offsets[i] = at;
-        byte[] b = order.get(i).xml;
+        byte[] b = order[i].xml;
         xml.write(b);
         at += b.length;
       }
-      offsets[order.size()] = at;
+      offsets[order.length] = at;
       xml.write(TAIL);
       xml.flush();
       channel.truncate(channel.position());
     }
     BasicFileAttributes written = Files.readAttributes(path, BasicFileAttributes.class);
     last = new Written(path, written.fileKey(), written.size(), written.lastModifiedTime(),
-        order.toArray(new Rendered[0]), offsets);
+        order, offsets);
     rewrittenFrom = from;
   }
 

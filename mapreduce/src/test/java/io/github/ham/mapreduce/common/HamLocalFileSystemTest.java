@@ -473,4 +473,40 @@ class HamLocalFileSystemTest {
     mine.close();
     assertThrows(org.apache.hadoop.fs.FSError.class, () -> mine.write(new byte[3], 0, 3));
   }
+
+  /**
+   * Buffers: a map output and its index are read 4 KB at a time (what a 1-byte read takes from
+   * the file), other files with the buffer asked for; an index is written through 4 KB (what a
+   * 5,000-byte write leaves in the file before close), other files through at least
+   * io.file.buffer.size.
+   */
+  @Test
+  void mapOutputsAndIndexesGetSmallBuffers() throws Exception {
+    Configuration conf = new Configuration(false);
+    conf.setInt("io.file.buffer.size", 128 * 1024);
+    HamLocalFileSystem ham = new HamLocalFileSystem();
+    ham.initialize(new File("/").toURI(), conf);
+    FileSystem raw = ham.getRawFileSystem();
+    FileSystem.Statistics stats = FileSystem.getStatistics("file", raw.getClass());
+    for (String name : new String[] {"file.out", "file.out.index", "spill0.out.index", "other"}) {
+      Path file = dir.resolve("read").resolve(name);
+      Files.createDirectories(file.getParent());
+      Files.write(file, new byte[200_000]);
+      long before = stats.getBytesRead();
+      try (FSDataInputStream in = raw.open(path(file), 128 * 1024)) {
+        in.read();
+      }
+      assertEquals(name.equals("other") ? 128 * 1024 : 4096, stats.getBytesRead() - before, name);
+    }
+    for (String name : new String[] {"file.out.index", "other"}) {
+      Path file = dir.resolve("write").resolve(name);
+      try (FSDataOutputStream out = raw.create(path(file), true)) {
+        for (int i = 0; i < 5000; i++) {
+          out.write('x');
+        }
+        assertEquals(name.equals("other") ? 0 : 4096, Files.size(file), name);
+      }
+      assertEquals(5000, Files.size(file), name);
+    }
+  }
 }
