@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.Arrays;
+import java.util.Properties;
 
 import io.github.ham.mapreduce.common.fs.KeptFiles;
 import io.github.ham.mapreduce.common.jobfiles.JobDirs;
@@ -30,10 +31,12 @@ import org.apache.hadoop.util.ApplicationClassLoader;
  */
 final class RunnerJob implements AutoCloseable {
   private final String jobFile;
-  private final JobConf conf;
+  private final BaseConf conf;
   private final JobResources resources;
   private final URLClassLoader loader;
   private final JobXmlWriter jobXmlWriter = new JobXmlWriter();
+  /** The names of the job's properties (see {@link #newTaskConf}). */
+  private KeyIndex keys;
   /** The handle of the split file kept open for the job's maps ({@link #keepSplitFile}). */
   private Closeable keptSplit;
 
@@ -43,7 +46,7 @@ final class RunnerJob implements AutoCloseable {
    */
   RunnerJob(String jobFile, JobDirs dirs, File workDir) throws IOException {
     this.jobFile = jobFile;
-    this.conf = new JobConf(jobFile);
+    this.conf = new BaseConf(jobFile);
     this.resources = new JobResources(conf, dirs);
     this.loader = classLoader(conf, resources.classPath(workDir));
     conf.setClassLoader(loader);
@@ -76,9 +79,28 @@ final class RunnerJob implements AutoCloseable {
     return this.jobFile.equals(jobFile);
   }
 
-  /** A fresh copy of the job's configuration for one task, with the job's class loader. */
-  JobConf newTaskConf() {
-    return new TaskConf(conf);
+  /**
+   * A fresh copy of the job's configuration for one task, with the job's class loader, and the
+   * index of its names ({@link KeyIndex}), made again if the job's configuration was loaded
+   * again since (a class that adds a default resource reloads every configuration).
+   */
+  synchronized JobConf newTaskConf() {
+    Properties props = conf.properties();
+    if (keys == null || !keys.isOf(props)) {
+      keys = KeyIndex.of(props);
+    }
+    return new TaskConf(conf, keys);
+  }
+
+  /** The job's configuration, whose properties object the index of its names is kept for. */
+  private static final class BaseConf extends JobConf {
+    BaseConf(String jobFile) {
+      super(jobFile);
+    }
+
+    Properties properties() {
+      return getProps();
+    }
   }
 
   JobResources resources() {

@@ -16,17 +16,48 @@ import org.apache.hadoop.mapred.JobConf;
  * Hadoop's copy of all of them first (into a new map for the iterator, into a new set of
  * names for the prefix). Each keeps Hadoop's filter: names and values that are strings.
  * LineRecordReader asks for the prefixed properties twice a task (FutureIO.propagateOptions,
- * for the input file's open options): 0.25 ms of a runner's CPU per one-line map
- * (bench/README.md, "Per-map cost of a warm runner"); the task's job.xml ({@link JobXmlWriter})
- * iterates over all, as does any caller given the task's configuration itself.
+ * for the input file's open options): while the copy has the job's names (none removed, none
+ * added), those come from the job's {@link KeyIndex} without a walk (0.16 ms of a runner's CPU
+ * a one-line map; bench/results/trials/runner-cuts/prefix-index). The task's job.xml
+ * ({@link JobXmlWriter}) iterates over all, as does any caller given the task's configuration.
  */
 public final class TaskConf extends JobConf {
+  /** The job's names when this copy was made from it; null if unknown. */
+  private final KeyIndex jobKeys;
+  /** Whether a name may have gone since the copy (unset, clear, a reload). */
+  private volatile boolean keysRemoved;
+
   /** For Hadoop's copies by reflection (WritableUtils.clone, ReflectionUtils.newInstance). */
   public TaskConf() {
+    this.jobKeys = null;
   }
 
   TaskConf(JobConf job) {
+    this(job, null);
+  }
+
+  /** A copy of {@code job}, whose names {@code jobKeys} holds (it is {@code job}'s index). */
+  TaskConf(JobConf job, KeyIndex jobKeys) {
     super(job);
+    this.jobKeys = jobKeys;
+  }
+
+  @Override
+  public synchronized void unset(String name) {
+    keysRemoved = true;
+    super.unset(name);
+  }
+
+  @Override
+  public void clear() {
+    keysRemoved = true;
+    super.clear();
+  }
+
+  @Override
+  public synchronized void reloadConfiguration() {
+    keysRemoved = true;
+    super.reloadConfiguration();
   }
 
   /**
@@ -56,15 +87,15 @@ public final class TaskConf extends JobConf {
    */
   @Override
   public Map<String, String> getPropsWithPrefix(String confPrefix) {
-    List<String> names = new ArrayList<>();
+    List<String> names;
     Properties props = getProps();
     synchronized (props) {
-      // The names alone: walking the entries makes an object for each of the ~1,100.
-      for (Object key : props.keySet()) {
-        if (key instanceof String name && name.startsWith(confPrefix)
-            && props.get(name) instanceof String) {
-          names.add(name);
-        }
+      // The job's names: none removed since the copy, and as many (a name is only ever added).
+      if (jobKeys != null && !keysRemoved && props.size() == jobKeys.size()) {
+        names = jobKeys.withPrefix(confPrefix);
+      } else {
+        names = new ArrayList<>();
+        walk(props, confPrefix, names);
       }
     }
     Map<String, String> configMap = new HashMap<>();
@@ -72,5 +103,16 @@ public final class TaskConf extends JobConf {
       configMap.put(name.substring(confPrefix.length()), get(name));
     }
     return configMap;
+  }
+
+  /** The names of {@code props} with {@code confPrefix} and a string value, by a walk. */
+  private static void walk(Properties props, String confPrefix, List<String> names) {
+    // The names alone: walking the entries makes an object for each of the ~1,100.
+    for (Object key : props.keySet()) {
+      if (key instanceof String name && name.startsWith(confPrefix)
+          && props.get(name) instanceof String) {
+        names.add(name);
+      }
+    }
   }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.util.Map;
 import java.nio.file.Path;
 
 import org.apache.hadoop.conf.Configuration;
@@ -53,6 +54,12 @@ class RunnerJobTest {
       JobConf second = job.newTaskConf();
       assertEquals("from-job", second.get("ham.test.key"));
       assertNull(second.get("ham.test.added"));
+      // The prefixed properties from the job's index of names, as Hadoop finds them.
+      assertEquals(Map.of("key", "from-job"), second.getPropsWithPrefix("ham.test."));
+      assertEquals(new JobConf(second).getPropsWithPrefix("mapreduce.job."),
+          second.getPropsWithPrefix("mapreduce.job."));
+      assertEquals(Map.of("key", "changed by a task", "added", "x"),
+          first.getPropsWithPrefix("ham.test."));
     }
   }
 

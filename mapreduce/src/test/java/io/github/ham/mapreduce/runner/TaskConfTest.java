@@ -2,6 +2,7 @@ package io.github.ham.mapreduce.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Iterator;
@@ -66,5 +67,74 @@ class TaskConfTest {
     job.set("ham.test.key", "v");
     TaskConf copy = WritableUtils.clone(new TaskConf(job), job);
     assertEquals("v", copy.get("ham.test.key"));
+  }
+
+  /** A JobConf that shows its properties object, as RunnerJob's does. */
+  private static final class Shown extends JobConf {
+    Shown(JobConf job) {
+      super(job);
+    }
+
+    java.util.Properties properties() {
+      return getProps();
+    }
+  }
+
+  /**
+   * With the job's index of names, a copy finds a prefix's properties as Hadoop's does, also
+   * once names were added (a set, a deprecated key's replacement that a get adds, a resource),
+   * removed (unset, clear) or loaded again.
+   */
+  @Test
+  void propsWithPrefixFromTheJobsIndexAreHadoops() {
+    Configuration.addDeprecation("ham.test.index.old", "ham.test.index.renamed");
+    Shown job = new Shown(new JobConf());
+    job.set("ham.test.index.a", "${ham.test.base}/a");
+    job.set("ham.test.base", "/base");
+    job.set("ham.test.index.old", "deprecated");
+    KeyIndex keys = KeyIndex.of(job.properties());
+    List<java.util.function.Consumer<JobConf>> changes = List.of(
+        c -> { },
+        c -> c.set("ham.test.index.new", "added"),
+        c -> c.get("ham.test.index.old"),
+        c -> c.unset("ham.test.index.a"),
+        c -> c.addResource(new java.io.ByteArrayInputStream(("<configuration><property><name>"
+            + "ham.test.index.res</name><value>r</value></property></configuration>")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8)), "a resource"),
+        JobConf::reloadConfiguration,
+        JobConf::clear);
+    for (int i = 0; i < changes.size(); i++) {
+      JobConf hadoops = new JobConf(job);
+      TaskConf ours = new TaskConf(job, keys);
+      changes.get(i).accept(hadoops);
+      changes.get(i).accept(ours);
+      for (String prefix : List.of("ham.test.index.", "ham.test.", "mapreduce.job.input.file.",
+          "no.such.prefix.", "")) {
+        assertEquals(hadoops.getPropsWithPrefix(prefix), ours.getPropsWithPrefix(prefix),
+            "change " + i + ", prefix " + prefix);
+      }
+    }
+  }
+
+  /**
+   * The index answers while the copy has the job's names, and only then: given an index that
+   * names "z" where the job has "a" (the same count), a copy answers "z" until a name of it is
+   * removed, then walks its own.
+   */
+  @Test
+  void theIndexAnswersOnlyWhileTheNamesAreTheJobs() {
+    Shown job = new Shown(new JobConf(false));
+    job.set("ham.test.index.a", "1");
+    job.set("ham.test.other", "2");
+    Shown other = new Shown(new JobConf(false));
+    other.set("ham.test.index.z", "1");
+    other.set("ham.test.other", "2");
+    TaskConf task = new TaskConf(job, KeyIndex.of(other.properties()));
+    assertEquals(java.util.Collections.singletonMap("z", null),
+        task.getPropsWithPrefix("ham.test.index."));
+    task.unset("ham.test.other");
+    assertEquals(Map.of("a", "1"), task.getPropsWithPrefix("ham.test.index."));
+    assertTrue(KeyIndex.of(job.properties()).isOf(job.properties()));
+    assertFalse(KeyIndex.of(other.properties()).isOf(job.properties()));
   }
 }
