@@ -54,12 +54,14 @@ import org.slf4j.LoggerFactory;
  * system in 4 KB system calls (.crc side files keep the size asked). Reads of a map's
  * file.out buffer at most 4 KB: a reducer reads its segment in one request as large as the
  * segment, which goes past the buffer, and then the segment's 4-byte checksum, which would
- * otherwise fill a whole 128 KB buffer from the next reducers' data. Other reads (spills being
- * merged, record readers) buffer what they ask for.
+ * otherwise fill a whole 128 KB buffer from the next reducers' data. Its index is read and
+ * written through 4 KB, not a zeroed 128 KB each time. Other reads (spills being merged, record
+ * readers) buffer what they ask for.
  * <p>Metadata: one stat per file status ({@link LocalStatus}), where Hadoop's without
  * libhadoop asks the kernel five times, and one to find that a directory exists (mkdirs),
  * where Hadoop's asks seven times. A create that may overwrite asks neither whether the file
- * exists nor mkdirs when its directory exists; an open stats only when it fails.
+ * exists nor mkdirs when its directory exists, and a new file gets its mode in its open where
+ * that gives Hadoop's mode; an open stats only when it fails.
  */
 public class HamLocalFileSystem extends LocalFileSystem {
   /**

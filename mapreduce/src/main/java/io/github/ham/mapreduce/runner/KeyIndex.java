@@ -50,6 +50,11 @@ final class KeyIndex {
     return size;
   }
 
+  /** Whether {@code name} is one of the names. */
+  boolean contains(String name) {
+    return Arrays.binarySearch(names, name) >= 0;
+  }
+
   /** The names that start with {@code prefix}, in order. */
   List<String> withPrefix(String prefix) {
     int i = Arrays.binarySearch(names, prefix);

@@ -1,5 +1,6 @@
 package io.github.ham.mapreduce.runner;
 
+import java.lang.reflect.Field;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 
 /**
@@ -16,12 +18,17 @@ import org.apache.hadoop.mapred.JobConf;
  * Hadoop's copy of all of them first (into a new map for the iterator, into a new set of
  * names for the prefix). Each keeps Hadoop's filter: names and values that are strings.
  * LineRecordReader asks for the prefixed properties twice a task (FutureIO.propagateOptions,
- * for the input file's open options): while the copy has the job's names (none removed, none
- * added), those come from the job's {@link KeyIndex} without a walk (0.16 ms of a runner's CPU
+ * for the input file's open options): while the copy has the job's names and those set on it
+ * since (none removed), those come from the job's {@link KeyIndex} without a walk (0.16 ms of a runner's CPU
  * a one-line map; bench/results/trials/runner-cuts/prefix-index). The task's job.xml
  * ({@link JobXmlWriter}) iterates over all, as does any caller given the task's configuration.
  */
 public final class TaskConf extends JobConf {
+  /**
+   * Configuration's overlay (the names set on it), or null if this Hadoop has none; read as
+   * JobXmlWriter reads the sources.
+   */
+  private static final Field OVERLAY = overlayField();
   /** The job's names when this copy was made from it; null if unknown. */
   private final KeyIndex jobKeys;
   /** Whether a name may have gone since the copy (unset, clear, a reload). */
@@ -90,10 +97,8 @@ public final class TaskConf extends JobConf {
     List<String> names;
     Properties props = getProps();
     synchronized (props) {
-      // The job's names: none removed since the copy, and as many (a name is only ever added).
-      if (jobKeys != null && !keysRemoved && props.size() == jobKeys.size()) {
-        names = jobKeys.withPrefix(confPrefix);
-      } else {
+      names = fromJobKeys(props, confPrefix);
+      if (names == null) {
         names = new ArrayList<>();
         walk(props, confPrefix, names);
       }
@@ -103,6 +108,54 @@ public final class TaskConf extends JobConf {
       configMap.put(name.substring(confPrefix.length()), get(name));
     }
     return configMap;
+  }
+
+  /**
+   * The names with {@code prefix}, from the job's index and the names set on this copy since it
+   * was made (Configuration's overlay: each name a set wrote, a deprecated name's replacements
+   * and a new name's deprecated aliases included); null unless those are all of its names: none
+   * removed, and no more than those (a deprecated key's replacement that a get added, a
+   * resource's new names: then a walk).
+   */
+  private List<String> fromJobKeys(Properties props, String prefix) {
+    Properties overlay = overlay();
+    if (jobKeys == null || keysRemoved || overlay == null) {
+      return null;
+    }
+    List<String> names = jobKeys.withPrefix(prefix);
+    int added = 0;
+    for (Object key : overlay.keySet()) {
+      if (key instanceof String name && !jobKeys.contains(name)) {
+        added++;
+        if (name.startsWith(prefix) && props.get(name) instanceof String) {
+          names.add(name);
+        }
+      }
+    }
+    return props.size() == jobKeys.size() + added ? names : null;
+  }
+
+  /** This configuration's overlay (an empty one if nothing was set), or null if unreadable. */
+  private Properties overlay() {
+    if (OVERLAY == null) {
+      return null;
+    }
+    try {
+      Object overlay = OVERLAY.get(this);
+      return overlay == null ? new Properties() : (Properties) overlay;
+    } catch (IllegalAccessException | ClassCastException e) {
+      return null;
+    }
+  }
+
+  private static Field overlayField() {
+    try {
+      Field f = Configuration.class.getDeclaredField("overlay");
+      f.setAccessible(true);
+      return Properties.class.isAssignableFrom(f.getType()) ? f : null;
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
   }
 
   /** The names of {@code props} with {@code confPrefix} and a string value, by a walk. */

@@ -117,23 +117,40 @@ class TaskConfTest {
   }
 
   /**
-   * The index answers while the copy has the job's names, and only then: given an index that
-   * names "z" where the job has "a" (the same count), a copy answers "z" until a name of it is
-   * removed, then walks its own.
+   * The index answers while the copy has the job's names and those set on it, and only then:
+   * given an index that names "z" where the job has "a" (the same count), a copy answers "z",
+   * with the names set on it since (a deprecated name's replacement too), until it has a name
+   * that was not set (a get of a deprecated name adds its replacement) or lost one; then it
+   * walks its own.
    */
   @Test
-  void theIndexAnswersOnlyWhileTheNamesAreTheJobs() {
+  void theIndexAnswersOnlyWhileTheNamesAreTheJobsAndThoseSet() {
+    Configuration.addDeprecation("ham.test.dep.was", "ham.test.dep.now");
+    // Names as a job.xml gives them (not set: none in the overlay; a deprecated name without
+    // its replacement).
     Shown job = new Shown(new JobConf(false));
-    job.set("ham.test.index.a", "1");
-    job.set("ham.test.other", "2");
+    job.properties().setProperty("ham.test.index.a", "1");
+    job.properties().setProperty("ham.test.other", "2");
+    job.properties().setProperty("ham.test.dep.was", "3");
     Shown other = new Shown(new JobConf(false));
-    other.set("ham.test.index.z", "1");
-    other.set("ham.test.other", "2");
+    other.properties().setProperty("ham.test.index.z", "1");
+    other.properties().setProperty("ham.test.other", "2");
+    other.properties().setProperty("ham.test.dep.was", "3");
     TaskConf task = new TaskConf(job, KeyIndex.of(other.properties()));
-    assertEquals(java.util.Collections.singletonMap("z", null),
-        task.getPropsWithPrefix("ham.test.index."));
-    task.unset("ham.test.other");
-    assertEquals(Map.of("a", "1"), task.getPropsWithPrefix("ham.test.index."));
+    Map<String, String> fromIndex = new HashMap<>();
+    fromIndex.put("z", null);
+    assertEquals(fromIndex, task.getPropsWithPrefix("ham.test.index."));
+    task.set("ham.test.index.b", "4");
+    task.set("mapred.task.id", "attempt_1_0001_m_000000_0");  // also mapreduce.task.attempt.id
+    fromIndex.put("b", "4");
+    assertEquals(fromIndex, task.getPropsWithPrefix("ham.test.index."));
+    assertEquals(Map.of("task.attempt.id", "attempt_1_0001_m_000000_0"),
+        task.getPropsWithPrefix("mapreduce."));
+    task.get("ham.test.dep.was");  // adds ham.test.dep.now, not through a set
+    assertEquals(Map.of("a", "1", "b", "4"), task.getPropsWithPrefix("ham.test.index."));
+    TaskConf lost = new TaskConf(job, KeyIndex.of(other.properties()));
+    lost.unset("ham.test.other");
+    assertEquals(Map.of("a", "1"), lost.getPropsWithPrefix("ham.test.index."));
     assertTrue(KeyIndex.of(job.properties()).isOf(job.properties()));
     assertFalse(KeyIndex.of(other.properties()).isOf(job.properties()));
   }
