@@ -113,7 +113,7 @@ class HamLocalFileSystemTest {
               dir.resolve(name).toUri() + "#alias")))) {
         FileStatus ours = ham.getRawFileSystem().getFileStatus(p);
         FileStatus theirs = hadoop.getFileStatus(p);
-        assertTrue(ours instanceof HamLocalFileSystem.LocalStatus, name);
+        assertTrue(ours instanceof io.github.ham.mapreduce.common.fs.LocalStatus, name);
         assertEquals(theirs.getPath(), ours.getPath(), p.toString());
         assertEquals(fields(theirs), fields(ours), p.toString());
         assertEquals(fields(theirs), fields(ham.getFileStatus(p)), p.toString());
