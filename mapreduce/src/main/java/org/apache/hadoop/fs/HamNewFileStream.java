@@ -5,12 +5,15 @@ import static org.apache.hadoop.fs.statistics.StreamStatisticNames.STREAM_WRITE_
 import static org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding.iostatisticsStore;
 
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -43,14 +46,17 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 public final class HamNewFileStream extends OutputStream
     implements IOStatisticsSource, StreamCapabilities, Syncable {
   /** The process's umask, from /proc/self/status (Linux 4.7 and later); -1 if unknown. */
-  static final int PROCESS_UMASK = processUmask();
+  private static final int PROCESS_UMASK = processUmask();
 
-  private final FileChannel channel;
+  private final java.nio.file.Path path;
+  private FileChannel channel;
   private final IOStatisticsStore ioStatistics = iostatisticsStore()
       .withCounters(STREAM_WRITE_BYTES, STREAM_WRITE_EXCEPTIONS).build();
   private final IOStatisticsAggregator aggregator;
 
-  private HamNewFileStream(FileChannel channel, IOStatisticsAggregator aggregator) {
+  private HamNewFileStream(java.nio.file.Path path, FileChannel channel,
+      IOStatisticsAggregator aggregator) {
+    this.path = path;
     this.channel = channel;
     this.aggregator = aggregator;
   }
@@ -59,8 +65,10 @@ public final class HamNewFileStream extends OutputStream
    * Creates {@code file} with {@code masked} (the mode Hadoop would set, its umask applied) and
    * returns its stream, or null if it cannot here: the file exists, the open fails (the caller's
    * open then gives the error Hadoop gives), or the mode is not one the open can give exactly.
+   *
+   * @throws FileNotFoundException if the file's directory is missing (the caller makes it)
    */
-  public static OutputStream create(File file, FsPermission masked) {
+  public static OutputStream create(File file, FsPermission masked) throws FileNotFoundException {
     if (!givenByOpen(masked.toShort(), PROCESS_UMASK)) {
       return null;
     }
@@ -68,9 +76,12 @@ public final class HamNewFileStream extends OutputStream
     IOStatisticsAggregator aggregator =
         IOStatisticsContext.getCurrentIOStatisticsContext().getAggregator();
     try {
-      return new HamNewFileStream(FileChannel.open(file.toPath(),
+      java.nio.file.Path path = file.toPath();
+      return new HamNewFileStream(path, FileChannel.open(path,
           EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
           PosixFilePermissions.asFileAttribute(PosixModes.of(masked))), aggregator);
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException(file + " (its directory is missing)");
     } catch (IOException | InvalidPathException | UnsupportedOperationException e) {
       return null;
     }
@@ -86,7 +97,7 @@ public final class HamNewFileStream extends OutputStream
     return umask >= 0 && (mode & ~0777) == 0 && (mode & umask) == 0;
   }
 
-  /** The process's umask as read when this class was set up; -1 if unknown. */
+  /** The process's umask as read when this class was set up; -1 if unknown (for tests). */
   public static int umask() {
     return PROCESS_UMASK;
   }
@@ -108,14 +119,40 @@ public final class HamNewFileStream extends OutputStream
   public void write(byte[] b, int off, int len) throws IOException {
     try {
       ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
-      while (buffer.hasRemaining()) {
-        channel.write(buffer);
+      boolean interrupted = false;
+      try {
+        while (buffer.hasRemaining()) {
+          try {
+            channel.write(buffer);
+          } catch (ClosedByInterruptException e) {
+            // (the buffer's position is past what reached the file)
+            interrupted |= reopen();
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
       ioStatistics.incrementCounter(STREAM_WRITE_BYTES, len);
     } catch (IOException e) {
       ioStatistics.incrementCounter(STREAM_WRITE_EXCEPTIONS);
       throw new FSError(e);  // as Hadoop's: a local file system's error
     }
+  }
+
+  /**
+   * Opens the file again at its end after the JDK closed the channel for the thread's interrupt
+   * (a FileChannel's calls are interruptible; Hadoop's stream, a FileOutputStream, goes on
+   * through an interrupt, and so does this one: the writes of a task that was interrupted, or
+   * that keeps its interrupt flag set, succeed as there). Clears the flag for the calls that
+   * follow; returns whether it was set, for the caller to set it again when done.
+   */
+  private boolean reopen() throws IOException {
+    boolean interrupted = Thread.interrupted();
+    channel = FileChannel.open(path, StandardOpenOption.WRITE);
+    channel.position(channel.size());  // this stream alone writes the file it made
+    return interrupted;
   }
 
   @Override
@@ -140,7 +177,21 @@ public final class HamNewFileStream extends OutputStream
   @Override
   public void hsync() throws IOException {
     flush();
-    channel.force(true);  // fsync, as FileDescriptor.sync in Hadoop's
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          channel.force(true);  // fsync, as FileDescriptor.sync in Hadoop's
+          return;
+        } catch (ClosedByInterruptException e) {
+          interrupted |= reopen();  // an fsync of the file, through any of its descriptors
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   @Override

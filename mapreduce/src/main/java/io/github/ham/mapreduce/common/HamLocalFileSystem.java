@@ -220,9 +220,10 @@ public class HamLocalFileSystem extends LocalFileSystem {
      * and index are created to be overwritten), and makes the parent directory only when the
      * file cannot be opened for want of it (Hadoop's makes it first: a stat for an existing
      * one). A new file gets its mode in the open that creates it where that open gives Hadoop's
-     * mode ({@link HamNewFileStream}); Hadoop's opens, then sets the mode. On a network file system
-     * each is a round trip to its servers (bench/results/trials/runner-cuts/create-stats and
-     * mode-at-open). The same bytes, mode and errors: a file that cannot be opened in an
+     * mode ({@link HamNewFileStream}); Hadoop's opens, then sets the mode. On a network file
+     * system each is a round trip to its servers (bench/results/trials/runner-cuts/create-stats
+     * and netfs-calls). The same bytes and errors, and Hadoop's mode (except where a directory's
+     * default ACL gives new files theirs: docs/from-yarn.md): a file that cannot be opened in an
      * existing directory fails with the open's, as it does after Hadoop's mkdirs, and a parent
      * that cannot be made with Hadoop's mkdirs error.
      */
@@ -231,13 +232,35 @@ public class HamLocalFileSystem extends LocalFileSystem {
       if (!overwrite && exists(f)) {
         throw new org.apache.hadoop.fs.FileAlreadyExistsException("File already exists: " + f);
       }
-      OutputStream out = HamNewFileStream.create(pathToFile(f), masked(permission));
+      File file = pathToFile(f);
+      FsPermission masked = masked(permission);
+      OutputStream out;
+      try {
+        out = HamNewFileStream.create(file, masked);
+      } catch (FileNotFoundException e) {
+        // Its directory is missing (a committer's attempt directory, made at its first file):
+        // made as Hadoop makes it, then the create again.
+        Path parent = f.getParent();
+        if (parent != null && !mkdirs(parent)) {
+          throw new IOException("Mkdirs failed to create " + parent);
+        }
+        out = createdAfterMkdirs(file, masked);
+      }
       if (out == null) {
         modesSet++;
         out = openSettingMode(f, permission);
       }
       return new FSDataOutputStream(new BufferedIOStatisticsOutputStream(out, bufferSize, true),
           statistics);
+    }
+
+    /** The create again once the directory is made; null (Hadoop's way) if it still fails. */
+    private static OutputStream createdAfterMkdirs(File file, FsPermission masked) {
+      try {
+        return HamNewFileStream.create(file, masked);
+      } catch (FileNotFoundException e) {
+        return null;  // gone again: Hadoop's open gives the error
+      }
     }
 
     /** Hadoop's open of a file to write, then its mode; its parent made if it is missing. */

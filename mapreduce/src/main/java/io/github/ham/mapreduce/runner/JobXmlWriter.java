@@ -9,6 +9,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -45,7 +46,10 @@ final class JobXmlWriter {
     final boolean isFinal;
     final String[] sources;
     final byte[] xml;
-    /** The last write that had this property as it is (see {@link #write(Configuration, File)}). */
+    /**
+     * The last write that had this property as it is (see {@link #write(Configuration, File)}),
+     * negated once that write has placed it in its order.
+     */
     int seenIn;
 
     Rendered(String value, boolean isFinal, String[] sources, byte[] xml) {
@@ -64,11 +68,12 @@ final class JobXmlWriter {
   /**
    * The file as the last write left it: its properties in their order, where each begins (and,
    * last, where they end), and the file's identity, size and time then (a file that anything
-   * else changed since is written whole).
+   * else changed since is written whole; an edit that keeps its size within the file system's
+   * tick of time, a few ms locally, a second on some network file systems, goes unseen).
    */
-  private record Written(java.nio.file.Path path, Object fileKey, long size, FileTime modified,
+  private record Written(Path path, Object fileKey, long size, FileTime modified,
       Rendered[] order, long[] offsets) {
-    boolean isStill(java.nio.file.Path path) {
+    boolean isStill(Path path) {
       if (!path.equals(this.path)) {
         return false;
       }
@@ -110,7 +115,7 @@ final class JobXmlWriter {
     for (Rendered r : now) {
       r.seenIn = stamp;
     }
-    java.nio.file.Path path = file.toPath();
+    Path path = file.toPath();
     Rendered[] before = last != null && last.isStill(path) ? last.order() : new Rendered[0];
     // The properties of the last write that are still as they were, up to the first that is
     // not (changed or gone), stay where they are; the rest follow, those that changed last.
@@ -141,6 +146,7 @@ final class JobXmlWriter {
       System.arraycopy(last.offsets(), 0, offsets, 0, kept);
     }
     long from = kept == 0 ? 0 : last.offsets()[kept];
+    last = null;  // until this write is whole: a failed one leaves a file to write whole again
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE)) {
       channel.position(from);

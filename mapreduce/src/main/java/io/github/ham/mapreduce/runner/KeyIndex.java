@@ -10,7 +10,8 @@ import java.util.Properties;
  * configuration were made from it ({@link RunnerJob#newTaskConf}): the names with a prefix come
  * from a binary search instead of a walk over ~1,100 ({@link TaskConf#getPropsWithPrefix}).
  * Made once a job, and again if the job's configuration was loaded again (a new properties
- * object) or has more names (a reload only adds; nothing in the runner removes one).
+ * object) or has more names (a get of a deprecated name adds its replacement; nothing in the
+ * runner removes a name from the job's configuration).
  */
 final class KeyIndex {
   private final Properties of;

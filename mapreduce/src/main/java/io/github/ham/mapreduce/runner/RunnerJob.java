@@ -85,11 +85,15 @@ final class RunnerJob implements AutoCloseable {
    * again since (a class that adds a default resource reloads every configuration).
    */
   synchronized JobConf newTaskConf() {
-    Properties props = conf.properties();
-    if (keys == null || !keys.isOf(props)) {
-      keys = KeyIndex.of(props);
+    // Under the configuration's lock, as its reload and its copy take it: the index and the
+    // copy come from the same properties.
+    synchronized (conf) {
+      Properties props = conf.properties();
+      if (keys == null || !keys.isOf(props)) {
+        keys = KeyIndex.of(props);
+      }
+      return new TaskConf(conf, keys);
     }
-    return new TaskConf(conf, keys);
   }
 
   /** The job's configuration, whose properties object the index of its names is kept for. */

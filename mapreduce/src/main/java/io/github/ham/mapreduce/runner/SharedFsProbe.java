@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether a directory on the shared file system answers: it exists and can be listed. A client
+ * Whether a directory on the shared file system answers: it exists and can be opened. A client
  * whose server is away answers ENOTCONN or EIO at once on some file systems (GlusterFS), where
  * a Lustre client blocks until the server is back.
  */
@@ -61,10 +61,10 @@ final class SharedFsProbe {
    * Opens the directory and closes it, without reading it: the open goes to the file system's
    * server (a GlusterFS client whose server is away fails it with ENOTCONN; a stat may be
    * answered from the client's cache), and fails for a missing directory or a file. A task used
-   * to list the directory after a stat, four requests to the server where this makes one or
-   * two: 1.2 against 0.6 ms on the idle test cluster's GlusterFS, ~12 ms a task on a loaded one
-   * (bench/results/trials/runner-cuts/probe-open). Seen to fail through the server's restart
-   * just as the listing did (test_netfs_faults.py).
+   * to stat the directory and list it: on the test cluster's GlusterFS 2.4-3.3 ms a probe
+   * against 1.0-1.5 (bench/results/trials/runner-cuts/netfs-calls), ~12 ms a task on a loaded
+   * machine before. Seen to fail through the server's restart just as the listing did
+   * (test_netfs_faults.py).
    */
   static boolean reachable(File dir) {
     try (DirectoryStream<Path> opened = Files.newDirectoryStream(dir.toPath())) {

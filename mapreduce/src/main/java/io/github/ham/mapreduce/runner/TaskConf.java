@@ -19,9 +19,10 @@ import org.apache.hadoop.mapred.JobConf;
  * names for the prefix). Each keeps Hadoop's filter: names and values that are strings.
  * LineRecordReader asks for the prefixed properties twice a task (FutureIO.propagateOptions,
  * for the input file's open options): while the copy has the job's names and those set on it
- * since (none removed), those come from the job's {@link KeyIndex} without a walk (0.16 ms of a runner's CPU
- * a one-line map; bench/results/trials/runner-cuts/prefix-index). The task's job.xml
- * ({@link JobXmlWriter}) iterates over all, as does any caller given the task's configuration.
+ * since (none removed), those come from the job's {@link KeyIndex} without a walk (0.13 ms of
+ * a runner's CPU a one-line map; bench/results/trials/runner-cuts/prefix-index). The task's
+ * job.xml ({@link JobXmlWriter}) iterates over all, as does any caller given the task's
+ * configuration.
  */
 public final class TaskConf extends JobConf {
   /**
@@ -125,7 +126,7 @@ public final class TaskConf extends JobConf {
     List<String> names = jobKeys.withPrefix(prefix);
     int added = 0;
     for (Object key : overlay.keySet()) {
-      if (key instanceof String name && !jobKeys.contains(name)) {
+      if (key instanceof String name && !jobKeys.contains(name) && props.containsKey(name)) {
         added++;
         if (name.startsWith(prefix) && props.get(name) instanceof String) {
           names.add(name);

@@ -200,7 +200,8 @@ class HamLocalFileSystemTest {
       Path base = Files.createDirectories(dir.resolve(side));
       Files.writeString(base.resolve("old"), "a longer old content\n");
       // A mode Hadoop's create changes: an overwrite sets it as Hadoop's does.
-      Files.setPosixFilePermissions(base.resolve("old"), PosixFilePermissions.fromString("rw-------"));
+      Files.setPosixFilePermissions(base.resolve("old"),
+          PosixFilePermissions.fromString("rw-------"));
       Files.writeString(base.resolve("plain"), "x");
       Files.createDirectory(base.resolve("sub"));
       int lookups = ham.lookups;
@@ -217,6 +218,8 @@ class HamLocalFileSystemTest {
       }
       if (fs == ham) {
         assertTrue(ham.lookups > lookups, "mkdirs for the missing parents");
+        assertEquals(HamNewFileStream.givenByOpen(0644, processUmask()) ? 1 : 3, ham.modesSet,
+            "chmods, a new file in new directories included");
       }
       lookups = ham.lookups;
       assertThrows(org.apache.hadoop.fs.FileAlreadyExistsException.class,
@@ -448,6 +451,8 @@ class HamLocalFileSystemTest {
     String[] capabilities = {"hflush", "hsync", "iostatistics", "fs.capability.iocontext.supported",
         "in:readahead", "dropbehind", "unbuffer", "fs.capability.outputstream.abortable"};
     List<String> answers = new java.util.ArrayList<>();
+    HamLocalFileSystem.JavaPermissionsRawLocalFileSystem ours =
+        (HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) both[0];
     for (FileSystem fs : both) {
       Path file = dir.resolve(fs.getClass().getSimpleName());
       try (FSDataOutputStream out = fs.create(path(file), true)) {
@@ -467,6 +472,8 @@ class HamLocalFileSystemTest {
       assertEquals("0123456789x", Files.readString(file));
     }
     assertEquals(answers.get(1), answers.get(0));
+    assertEquals(HamNewFileStream.givenByOpen(0644, processUmask()) ? 0 : 1, ours.modesSet,
+        "HAM's create took HamNewFileStream");
     java.io.OutputStream mine = HamNewFileStream.create(dir.resolve("closed").toFile(),
         new FsPermission((short) 0600));
     org.junit.jupiter.api.Assumptions.assumeTrue(mine != null, "a umask that cuts 0600");
@@ -508,5 +515,31 @@ class HamLocalFileSystemTest {
       }
       assertEquals(5000, Files.size(file), name);
     }
+  }
+
+  /**
+   * A thread with its interrupt flag set (or interrupted while it writes) writes, syncs and
+   * closes a new file as Hadoop's stream lets it (a FileOutputStream ignores interrupts; the
+   * JDK closes a FileChannel for one), and its flag is still set afterwards.
+   */
+  @Test
+  void writesGoOnThroughAnInterruptAsHadoops() throws Exception {
+    FileSystem[] both = {ham().getRawFileSystem(), hadoop()};
+    for (FileSystem fs : both) {
+      Path file = dir.resolve("interrupted-" + fs.getClass().getSimpleName());
+      try (FSDataOutputStream out = fs.create(path(file), true)) {
+        Thread.currentThread().interrupt();
+        out.write(new byte[200_000]);  // past the buffer: to the file while interrupted
+        out.hsync();
+        Thread.currentThread().interrupt();
+        out.write("end".getBytes(StandardCharsets.US_ASCII));
+        out.hsync();
+      } finally {
+        assertTrue(Thread.interrupted(), "the interrupt flag kept");
+      }
+      assertEquals(200_003, Files.size(file), fs.getClass().getSimpleName());
+    }
+    assertEquals(HamNewFileStream.givenByOpen(0644, processUmask()) ? 0 : 1,
+        ((HamLocalFileSystem.JavaPermissionsRawLocalFileSystem) both[0]).modesSet);
   }
 }

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.io.OutputStream;
 import java.nio.file.Files;
-import java.util.Map;
 import java.nio.file.Path;
+import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.HamBridge;
