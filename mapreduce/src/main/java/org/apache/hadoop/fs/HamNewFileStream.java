@@ -34,8 +34,9 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
  * A new file made with its mode in the open that creates it, and the stream that writes it.
  * Hadoop's local file system opens a file, then sets its mode (a chmod; RawLocalFileSystem's
  * LocalFSFileOutputStream), and on a network file system each is a round trip to the server:
- * the chmod was half of a create on the test cluster's GlusterFS, 0.7 of 1.7 ms idle, and every
- * map creates its output and its index. Where the open alone gives the mode Hadoop would set
+ * a new file's create took 5.0-6.0 ms with the chmod on the test cluster's GlusterFS, 3.9-4.8
+ * with the mode in the open (bench/results/trials/runner-cuts/netfs-calls), and every map
+ * creates its output and its index. Where the open alone gives the mode Hadoop would set
  * (the file is new, and the process's umask leaves that mode whole), this is the create;
  * anything else (a file that exists, an error, a mode the umask would cut) goes Hadoop's way.
  * The stream behaves as Hadoop's: the same statistics, a write's IOException as an FSError,

@@ -34,10 +34,12 @@ import org.apache.hadoop.conf.Configuration;
  * whose value, final flag or sources differ from the last time it saw them; and as a runner's
  * tasks write the same file, it rewrites that file from the first property that differs from
  * the last write, having moved the properties that changed to the end: after a job's first
- * tasks, a task rewrites the few properties that are its own, not ~300 KB (0.2 ms of a
- * runner's CPU a task on tmpfs, bench/results/trials/runner-cuts/job-xml-tail). Like Hadoop's,
- * the order of the properties is unspecified (it only shows in the "because X is deprecated"
- * notes a parser adds to the sources of deprecated keys).
+ * tasks, a task rewrites the few properties that are its own, not the whole file (hundreds of
+ * KB: their write was 0.2 ms of a runner's CPU a task on tmpfs, though finding where to start
+ * costs about as much there; a gain where writes cost more, a slow disk or the shared file
+ * system with runner_local_dir "none"; bench/results/trials/runner-cuts/job-xml-tail). Like
+ * Hadoop's, the order of the properties is unspecified (it only shows in the "because X is
+ * deprecated" notes a parser adds to the sources of deprecated keys).
  */
 final class JobXmlWriter {
   /** A property's XML (UTF-8, its line's end included) and what it was rendered from. */

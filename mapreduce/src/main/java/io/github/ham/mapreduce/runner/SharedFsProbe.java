@@ -62,9 +62,8 @@ final class SharedFsProbe {
    * server (a GlusterFS client whose server is away fails it with ENOTCONN; a stat may be
    * answered from the client's cache), and fails for a missing directory or a file. A task used
    * to stat the directory and list it: on the test cluster's GlusterFS 2.4-3.3 ms a probe
-   * against 1.0-1.5 (bench/results/trials/runner-cuts/netfs-calls), ~12 ms a task on a loaded
-   * machine before. Seen to fail through the server's restart just as the listing did
-   * (test_netfs_faults.py).
+   * against 1.0-1.5 (bench/results/trials/runner-cuts/netfs-calls). Seen to fail through the
+   * server's restart (test_netfs_faults.py).
    */
   static boolean reachable(File dir) {
     try (DirectoryStream<Path> opened = Files.newDirectoryStream(dir.toPath())) {
