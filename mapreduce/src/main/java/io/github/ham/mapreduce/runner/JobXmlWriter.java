@@ -95,7 +95,8 @@ final class JobXmlWriter {
   private static final int BUFFER = 64 * 1024;
 
   /** Configuration's map of each property's sources, or null if this Hadoop has none. */
-  private static final Field UPDATING_RESOURCE = updatingResource();
+  private static final Field UPDATING_RESOURCE =
+      ConfigurationFields.field("updatingResource", Map.class);
 
   private final Map<String, Rendered> rendered = new HashMap<>();
   private Written last;
@@ -256,16 +257,6 @@ final class JobXmlWriter {
   /** Whether this Hadoop's Configuration keeps sources where {@link #sources} reads them. */
   static boolean readsSourcesWithoutCopies() {
     return UPDATING_RESOURCE != null;
-  }
-
-  private static Field updatingResource() {
-    try {
-      Field f = Configuration.class.getDeclaredField("updatingResource");
-      f.setAccessible(true);
-      return Map.class.isAssignableFrom(f.getType()) ? f : null;
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
   }
 
   private Rendered xml(String name, String value, boolean isFinal, String[] sources) {

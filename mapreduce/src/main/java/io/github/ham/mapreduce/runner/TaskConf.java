@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 
 /**
@@ -29,7 +28,7 @@ public final class TaskConf extends JobConf {
    * Configuration's overlay (the names set on it), or null if this Hadoop has none; read as
    * JobXmlWriter reads the sources.
    */
-  private static final Field OVERLAY = overlayField();
+  private static final Field OVERLAY = ConfigurationFields.field("overlay", Properties.class);
   /** The job's names when this copy was made from it; null if unknown. */
   private final KeyIndex jobKeys;
   /** Whether a name may have gone since the copy (unset, clear, a reload). */
@@ -145,16 +144,6 @@ public final class TaskConf extends JobConf {
       Object overlay = OVERLAY.get(this);
       return overlay == null ? new Properties() : (Properties) overlay;
     } catch (IllegalAccessException | ClassCastException e) {
-      return null;
-    }
-  }
-
-  private static Field overlayField() {
-    try {
-      Field f = Configuration.class.getDeclaredField("overlay");
-      f.setAccessible(true);
-      return Properties.class.isAssignableFrom(f.getType()) ? f : null;
-    } catch (ReflectiveOperationException | RuntimeException e) {
       return null;
     }
   }

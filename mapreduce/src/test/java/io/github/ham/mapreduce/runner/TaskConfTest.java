@@ -154,4 +154,14 @@ class TaskConfTest {
     assertTrue(KeyIndex.of(job.properties()).isOf(job.properties()));
     assertFalse(KeyIndex.of(other.properties()).isOf(job.properties()));
   }
+
+  /** This Hadoop keeps the names set on a configuration where TaskConf reads them. */
+  @Test
+  void findsConfigurationsOverlay() {
+    assertTrue(ConfigurationFields.field("overlay", java.util.Properties.class) != null,
+        "Configuration.overlay not found: a task's prefixed properties are found by a walk");
+    assertTrue(ConfigurationFields.field("overlay", Map.class) != null, "a Properties is a Map");
+    assertTrue(ConfigurationFields.field("overlay", String.class) == null, "another type");
+    assertTrue(ConfigurationFields.field("no such field", Object.class) == null);
+  }
 }
