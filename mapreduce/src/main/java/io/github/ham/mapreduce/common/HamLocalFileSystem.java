@@ -240,10 +240,7 @@ public class HamLocalFileSystem extends LocalFileSystem {
       } catch (FileNotFoundException e) {
         // Its directory is missing (a committer's attempt directory, made at its first file):
         // made as Hadoop makes it, then the create again.
-        Path parent = f.getParent();
-        if (parent != null && !mkdirs(parent)) {
-          throw new IOException("Mkdirs failed to create " + parent);
-        }
+        makeParent(f);
         out = createdAfterMkdirs(file, masked);
       }
       if (out == null) {
@@ -271,15 +268,26 @@ public class HamLocalFileSystem extends LocalFileSystem {
         // Hadoop's order from here: its mkdirs, then the open again, whose error (a directory
         // in the file's place, no permission) is then the one Hadoop's open gives. Made here
         // or by another node since the first open, the directory is there for it.
-        Path parent = f.getParent();
-        if (parent == null) {
+        if (!makeParent(f)) {
           throw e;
-        }
-        if (!mkdirs(parent)) {
-          throw new IOException("Mkdirs failed to create " + parent);
         }
         return createOutputStreamWithMode(f, false, permission);
       }
+    }
+
+    /**
+     * Makes {@code f}'s directory as Hadoop's create does (its error if it cannot); false if
+     * {@code f} has none.
+     */
+    private boolean makeParent(Path f) throws IOException {
+      Path parent = f.getParent();
+      if (parent == null) {
+        return false;
+      }
+      if (!mkdirs(parent)) {
+        throw new IOException("Mkdirs failed to create " + parent);
+      }
+      return true;
     }
 
     /** The mode Hadoop's create sets: the permission given (or 0666), under the umask. */

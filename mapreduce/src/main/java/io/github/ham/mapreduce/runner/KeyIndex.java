@@ -26,19 +26,31 @@ final class KeyIndex {
 
   /** The string names with string values of {@code props}, as Configuration lists them. */
   static KeyIndex of(Properties props) {
-    List<String> names = new ArrayList<>(props.size());
+    List<String> names;
     int size;
     synchronized (props) {
       size = props.size();
-      for (Object key : props.keySet()) {
-        if (key instanceof String name && props.get(name) instanceof String) {
-          names.add(name);
-        }
-      }
+      names = walk(props, "");
     }
     String[] sorted = names.toArray(new String[0]);
     Arrays.sort(sorted);
     return new KeyIndex(props, size, sorted);
+  }
+
+  /**
+   * The string names of {@code props} with {@code prefix} and a string value, by a walk over all
+   * (the caller holds the properties' lock). The names alone: walking the entries makes an
+   * object for each of the ~1,100.
+   */
+  static List<String> walk(Properties props, String prefix) {
+    List<String> names = new ArrayList<>();
+    for (Object key : props.keySet()) {
+      if (key instanceof String name && name.startsWith(prefix)
+          && props.get(name) instanceof String) {
+        names.add(name);
+      }
+    }
+    return names;
   }
 
   /** Whether this is the index of {@code props} as they are (the same object, no more names). */

@@ -84,9 +84,9 @@ final class RunnerJob implements AutoCloseable {
    * index of its names ({@link KeyIndex}), made again if the job's configuration was loaded
    * again since (a class that adds a default resource reloads every configuration).
    */
-  synchronized JobConf newTaskConf() {
+  JobConf newTaskConf() {
     // Under the configuration's lock, as its reload and its copy take it: the index and the
-    // copy come from the same properties.
+    // copy come from the same properties (the lock also guards keys).
     synchronized (conf) {
       Properties props = conf.properties();
       if (keys == null || !keys.isOf(props)) {

@@ -99,8 +99,7 @@ public final class TaskConf extends JobConf {
     synchronized (props) {
       names = fromJobKeys(props, confPrefix);
       if (names == null) {
-        names = new ArrayList<>();
-        walk(props, confPrefix, names);
+        names = KeyIndex.walk(props, confPrefix);
       }
     }
     Map<String, String> configMap = new HashMap<>();
@@ -145,17 +144,6 @@ public final class TaskConf extends JobConf {
       return overlay == null ? new Properties() : (Properties) overlay;
     } catch (IllegalAccessException | ClassCastException e) {
       return null;
-    }
-  }
-
-  /** The names of {@code props} with {@code confPrefix} and a string value, by a walk. */
-  private static void walk(Properties props, String confPrefix, List<String> names) {
-    // The names alone: walking the entries makes an object for each of the ~1,100.
-    for (Object key : props.keySet()) {
-      if (key instanceof String name && name.startsWith(confPrefix)
-          && props.get(name) instanceof String) {
-        names.add(name);
-      }
     }
   }
 }
