@@ -33,8 +33,10 @@ from tests.integration.test_spank import spank_root
 CLUSTER_SH = REPO / "docker" / "cluster.sh"
 
 
-def start_gated_job(d, cluster, *extra: str) -> subprocess.Popen:
-    """12 maps that wait for d/release (so the job outlives the fault), on all three nodes."""
+def start_gated_job(d, cluster, *extra: str,
+                    release_file: Path | None = None) -> subprocess.Popen:
+    """12 maps that wait for release_file (d/release unless given; so the job outlives the
+    fault), on all three nodes."""
     write_inputs(d, 12)
     (d / "mapper.py").write_text(GATED)
     (d / "reducer.py").write_text(REDUCER)
@@ -43,7 +45,7 @@ def start_gated_job(d, cluster, *extra: str) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "ham", "run", "-N", "3", "--", *streaming_cmd(d, "out", *extra)],
                             cwd=d, stdout=log, stderr=subprocess.STDOUT,
                             env={**cluster, "HAM_SHARED_ROOT": str(d / "shared"),
-                                 "RELEASE": str(d / "release")})
+                                 "RELEASE": str(release_file or d / "release")})
     # Each runner holds a map (the runners start before the job is submitted: wait for maps).
     wait_for(lambda: {a["node"] for a in running_attempts(d)} == {"node1", "node2", "node3"}, 240,
              "maps running on all three nodes")
@@ -82,7 +84,7 @@ def finish(proc: subprocess.Popen, d, timeout: float = 400) -> str:
 
 
 def test_file_system_server_restarted_mid_job(cluster, tmp_path):
-    """The server (glusterd and its brick) killed just as the held maps are let go, back 3 s
+    """The server (glusterd and its brick) killed, the held maps let go, the server back 3 s
     later: every client's calls fail meanwhile (ENOTCONN), right when the runners finish their
     maps and set up the next ones. The maps in flight may fail (one attempt each); the runners
     wait for the job's directory to answer before they set up an attempt (instead of using up
@@ -90,11 +92,25 @@ def test_file_system_server_restarted_mid_job(cluster, tmp_path):
     job completes with the right output; the driver keeps going (a status record it cannot
     write is a WARN line)."""
     d = tmp_path
-    proc = start_gated_job(d, cluster)
+    # The maps' release on this machine's disk, which every node (a namespace of it) sees
+    # through the outage: let go once the server is down, they end in it for sure, and the
+    # runners set up the next attempts in it. (Released on the shared file system just before
+    # the kill, they could miss the file until the server was back, and the job finish without
+    # meeting the outage.)
+    released = Path(tempfile.mkdtemp(prefix="ham-release-")) / "release"
+    proc = start_gated_job(d, cluster, release_file=released)
     try:
-        (d / "release").touch()
-        subprocess.run(["bash", str(CLUSTER_SH), "fs-restart", "3"], check=True, timeout=120)
+        restart = subprocess.Popen(["bash", str(CLUSTER_SH), "fs-restart", "3"],
+                                   stderr=subprocess.PIPE, text=True)
+        lines = []
+        for line in restart.stderr:
+            lines.append(line)
+            if "file-system server killed" in line:
+                released.touch()
+        assert restart.wait(timeout=120) == 0, "".join(lines)
+        assert released.exists(), "".join(lines)
     finally:
+        released.touch()
         log = finish(proc, d)
     assert proc.returncode == 0, log[-4000:]
     assert output_counts(d / "out") == expected_counts(d)
